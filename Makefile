@@ -1,0 +1,93 @@
+# faultline top-level build.
+#   make            kernel + user programs + initrd
+#   make qemu       boot to the shell        (CPUS=2 MEM=128M APPEND="mm=paging")
+#   make qemu-gdb   boot paused, GDB stub on a private socket; then `make gdb`
+#   make test       host unit tests + QEMU integration tests (pytest)
+
+BUILD   ?= build
+CPUS    ?= 2
+MEM     ?= 128M
+APPEND  ?=
+ICOUNT  ?=
+
+# Probe the usual cross prefixes; override with CROSS=...
+CROSS ?= $(shell for p in riscv64-unknown-elf- riscv64-linux-gnu- riscv64-elf-; do \
+           if command -v $${p}gcc >/dev/null 2>&1; then echo $$p; break; fi; done)
+
+CC      := $(CROSS)gcc
+LD      := $(CROSS)ld
+OBJCOPY := $(CROSS)objcopy
+OBJDUMP := $(CROSS)objdump
+PYTHON  ?= python3
+
+# Kernel: integer ISA only, so the kernel never touches floating-point state.
+ARCHFLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany
+COMMON_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -ffreestanding -fno-common \
+    -fno-stack-protector -fno-pie -fno-omit-frame-pointer -nostdlib $(ARCHFLAGS) -MMD -MP
+KCFLAGS := $(COMMON_CFLAGS) -Ikernel/include -Iinclude -Ikernel/arch/riscv64/include
+KLDFLAGS := -nostdlib -static -no-pie -T linker.ld -Wl,-z,max-page-size=4096
+
+KERNEL_SRCS := $(sort $(shell find kernel -name '*.c' -o -name '*.S'))
+KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_SRCS))
+KERNEL  := $(BUILD)/kernel.elf
+INITRD  := $(BUILD)/initrd.cpio
+
+.PHONY: all kernel user initrd qemu qemu-gdb gdb test test-host clean toolchain check-toolchain bench
+all: check-toolchain $(KERNEL) $(INITRD)
+
+kernel: $(KERNEL)
+
+check-toolchain:
+	@if [ -z "$(CROSS)" ]; then \
+	  echo "faultline: no RISC-V cross compiler found (tried riscv64-unknown-elf-, riscv64-linux-gnu-, riscv64-elf-)."; \
+	  echo "  On Debian/Ubuntu run:  make toolchain   (sudo apt-get install gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf qemu-system-misc gdb-multiarch)"; \
+	  exit 1; fi
+
+# Installs the toolchain on Debian/Ubuntu; anywhere else it says what is needed.
+toolchain:
+	@$(PYTHON) tools/setup.py
+
+$(BUILD)/%.c.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(KCFLAGS) -c $< -o $@
+
+$(BUILD)/%.S.o: %.S
+	@mkdir -p $(dir $@)
+	@echo "  AS      $<"
+	@$(CC) $(KCFLAGS) -D__ASSEMBLY__ -c $< -o $@
+
+$(KERNEL): $(KERNEL_OBJS) linker.ld
+	@echo "  LD      $@"
+	@$(CC) $(KCFLAGS) $(KLDFLAGS) $(KERNEL_OBJS) -o $@ -lgcc
+	@$(OBJDUMP) -d -S $@ > $(BUILD)/kernel.asm
+
+include user/user.mk
+
+$(INITRD): $(USER_BINS) tools/mkinitrd.py
+	$(PYTHON) tools/mkinitrd.py -o $@ $(USER_BINS)
+
+initrd: $(INITRD)
+
+RUN := $(PYTHON) tools/run.py --kernel $(KERNEL) --initrd $(INITRD) --cpus $(CPUS) --mem $(MEM) \
+       $(if $(APPEND),--append "$(APPEND)") $(if $(ICOUNT),--icount)
+
+qemu: toolchain all
+	$(RUN) --interactive
+
+qemu-gdb: toolchain all
+	$(RUN) --interactive --gdb
+
+gdb: $(KERNEL)
+	$(PYTHON) tools/run.py --attach-gdb --kernel $(KERNEL)
+
+test: all
+	$(PYTHON) -m pytest -q tests
+
+test-host:
+	$(PYTHON) -m pytest -q tests -k host
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,43 @@
+/*
+ * System call numbers: the ABI shared by the kernel and user programs.
+ *
+ * Calling convention (RISC-V): number in a7, arguments in a0..a5, result in
+ * a0. A negative result is -errno (see errno.h); user stubs return it as is.
+ * Numbers are stable once assigned: append, never renumber.
+ */
+#ifndef FAULTLINE_SYSCALL_H
+#define FAULTLINE_SYSCALL_H
+
+#define SYS_getpid          1   /* () -> pid */
+#define SYS_exit            2   /* (int status) -> does not return */
+#define SYS_fork            3   /* () -> child pid in parent, 0 in child */
+#define SYS_exec            4   /* (const char *path, char *const argv[]) */
+#define SYS_wait            5   /* (int *status or NULL) -> pid of reaped child */
+#define SYS_kill            6   /* (int pid, int sig) -> 0 */
+#define SYS_sbrk            7   /* (long increment) -> previous break */
+#define SYS_sleep           8   /* (unsigned long ms) -> 0 */
+#define SYS_uptime          9   /* () -> milliseconds since boot */
+#define SYS_read           10   /* (int fd, void *buf, unsigned long n) -> bytes */
+#define SYS_write          11   /* (int fd, const void *buf, unsigned long n) */
+#define SYS_open           12   /* (const char *path, int flags) -> fd */
+#define SYS_close          13   /* (int fd) -> 0 */
+#define SYS_dup            14   /* (int fd) -> lowest free fd */
+#define SYS_readdir        15   /* (unsigned long index, struct fl_dirent *) -> 1, 0 at end */
+#define SYS_fstat          16   /* (int fd, struct fl_stat *) -> 0 */
+#define SYS_thread_create  17   /* (void *pc, void *sp, long a0, long a1) -> tid */
+#define SYS_thread_exit    18   /* (long value) -> does not return */
+#define SYS_thread_join    19   /* (int tid, long *value or NULL) -> 0 */
+#define SYS_gettid         20   /* () -> tid */
+#define SYS_set_affinity   21   /* (int tid or 0 for self, int hart or -1) -> 0 */
+#define SYS_procinfo       22   /* (struct fl_procinfo *buf, unsigned long max) -> count */
+#define SYS_times          23   /* (struct fl_times *) -> 0 */
+#define SYS_halt           24   /* (int code) -> powers the machine off */
+#define SYS_sysinfo        25   /* (struct fl_sysinfo *) -> 0 */
+#define SYS_unlink         26   /* (const char *path) -> 0 */
+#define SYS_yield          27   /* () -> 0 */
+#define SYS_wait_pid       28   /* (int pid or -1, int *status, int flags) -> pid */
+#define SYS_gethart        29   /* () -> logical hart number (0..nharts-1) the caller runs on */
+
+#define SYS_COUNT          30   /* one past the highest number */
+
+#endif

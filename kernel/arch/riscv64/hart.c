@@ -1,0 +1,106 @@
+/*
+ * Per-hart hardware setup, secondary hart start, timer, IPIs, power-off and
+ * backtraces: the riscv64 implementation of arch_api.h.
+ */
+#include "arch_api.h"
+#include "cpu.h"
+#include "board.h"
+#include <arch/sbi.h>
+#include <faultline/errno.h>
+
+extern char trap_vector[];
+extern char _secondary_start[];
+
+/* sifive,test0 finisher commands (QEMU hw/misc/sifive_test.c) */
+#define TEST_FINISHER_FAIL  0x3333
+#define TEST_FINISHER_PASS  0x5555
+#define TEST_CODE_SHIFT     16
+
+void arch_hart_init(struct cpu *c)
+{
+    arch_cpu_set_self(c);
+    csr_write(sscratch, 0);                 /* "in kernel" for trap_vector */
+    csr_write(stvec, (uint64_t)trap_vector);
+    /* SUM stays set: copies to and from user memory need no CSR flips. */
+    csr_set(sstatus, SSTATUS_SUM);
+    csr_clear(sstatus, SSTATUS_FS);         /* no FP: an FP instruction is illegal */
+    csr_write(scounteren, SCOUNTEREN_CY | SCOUNTEREN_TM | SCOUNTEREN_IR);
+    csr_write(sie, SIE_SSIE | SIE_STIE | SIE_SEIE);
+}
+
+int arch_hart_start(uint32_t hartid, uint64_t opaque)
+{
+    uint64_t entry_pa = KVA_TO_PA((uint64_t)_secondary_start);
+    struct sbiret r = sbi_call(SBI_EXT_HSM, SBI_HSM_HART_START, hartid, entry_pa, opaque);
+    return r.error ? -EIO : 0;
+}
+
+void arch_context_init(struct context *c, uint64_t stack_top, void (*entry)(void))
+{
+    *c = (struct context){ 0 };
+    c->ra = (uint64_t)entry;
+    c->sp = stack_top;
+}
+
+void arch_trapframe_init(struct trapframe *tf, uint64_t pc, uint64_t sp, uint64_t a0, uint64_t a1)
+{
+    uint64_t ksp = tf->kernel_sp, ktp = tf->kernel_tp;
+    *tf = (struct trapframe){ 0 };
+    tf->kernel_sp = ksp;
+    tf->kernel_tp = ktp;
+    tf->sepc = pc;
+    tf->sp = sp;
+    tf->a0 = a0;
+    tf->a1 = a1;
+}
+
+void arch_timer_program(uint64_t deadline)
+{
+    sbi_call(SBI_EXT_TIME, 0, deadline, 0, 0);
+}
+
+void arch_ipi_send(uint32_t hartid)
+{
+    sbi_call(SBI_EXT_IPI, 0, 1UL, hartid, 0);   /* mask bit 0 relative to base = hartid */
+}
+
+void arch_ipi_clear(void)
+{
+    csr_clear(sip, 1UL << IRQ_S_SOFT);
+}
+
+_Noreturn void arch_poweroff(int code)
+{
+    if (board.test.present) {
+        volatile uint32_t *finisher = (volatile uint32_t *)PA_TO_KVA(board.test.base);
+        *finisher = code == 0 ? TEST_FINISHER_PASS
+                              : ((uint32_t)code << TEST_CODE_SHIFT) | TEST_FINISHER_FAIL;
+    }
+    sbi_call(SBI_EXT_SRST, SBI_SRST_SHUTDOWN,
+             code == 0 ? SBI_SRST_REASON_NONE : SBI_SRST_REASON_FAILURE, 0, 0);
+    for (;;)
+        arch_wait_for_interrupt();
+}
+
+/*
+ * With -fno-omit-frame-pointer, s0 points just above each frame's saved
+ * return address (fp-8) and caller's frame pointer (fp-16). Stop at 0, at
+ * anything that is not a kernel address, or after a sane depth.
+ */
+#define BACKTRACE_MAX_DEPTH 24
+
+void arch_backtrace(uint64_t pc, uint64_t fp, void (*emit)(int depth, uint64_t pc))
+{
+    int depth = 0;
+    emit(depth++, pc);
+    while (fp >= KERNEL_DIRECT_BASE && (fp & 7) == 0 && depth < BACKTRACE_MAX_DEPTH) {
+        uint64_t ra = ((uint64_t *)fp)[-1];
+        uint64_t prev = ((uint64_t *)fp)[-2];
+        if (ra < KERNEL_DIRECT_BASE)
+            break;
+        emit(depth++, ra);
+        if (prev <= fp)
+            break;
+        fp = prev;
+    }
+}

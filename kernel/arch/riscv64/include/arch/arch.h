@@ -1,0 +1,85 @@
+/*
+ * riscv64 side of the architecture interface (kernel/include/arch_api.h).
+ * Only what must be inline or what defines a layout lives here.
+ */
+#ifndef ARCH_ARCH_H
+#define ARCH_ARCH_H
+
+#include "riscv.h"
+#include "layout.h"
+
+/* Byte offsets into struct trapframe, used by trap.S. */
+#define TF_RA       0
+#define TF_SP       8
+#define TF_GP      16
+#define TF_TP      24
+#define TF_A0      72
+#define TF_T6     240
+#define TF_SEPC   248
+#define TF_KSP    256
+#define TF_KTP    264
+#define TF_SIZE   272
+
+/* Kernel-trap frame (traps taken while in S-mode), trap.S builds it on the stack. */
+#define KF_SIZE   160
+
+#ifndef __ASSEMBLY__
+#include "types.h"
+
+/*
+ * A thread's user register state, saved on every trap from user mode.
+ * Registers are stored in x1..x31 order so trap.S can use one index formula.
+ * It lives inside struct thread; sscratch points to it while the thread runs
+ * in user mode, and is 0 while the hart runs kernel code.
+ */
+struct trapframe {
+    uint64_t ra, sp, gp, tp;
+    uint64_t t0, t1, t2;
+    uint64_t s0, s1;
+    uint64_t a0, a1, a2, a3, a4, a5, a6, a7;
+    uint64_t s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
+    uint64_t t3, t4, t5, t6;
+    uint64_t sepc;        /* user pc to resume at */
+    uint64_t kernel_sp;   /* top of this thread's kernel stack */
+    uint64_t kernel_tp;   /* struct cpu * of the hart running the thread */
+};
+_Static_assert(sizeof(struct trapframe) == TF_SIZE, "trap.S offsets");
+
+/* Registers a kernel trap saves: caller-saved ones plus what the handler
+ * may need to read or change (sepc for fixups, s0 for backtraces). */
+struct kframe {
+    uint64_t ra, t0, t1, t2, t3, t4, t5, t6;
+    uint64_t a0, a1, a2, a3, a4, a5, a6, a7;
+    uint64_t sepc, sstatus, s0, sp;
+};
+_Static_assert(sizeof(struct kframe) == KF_SIZE, "trap.S kernel frame");
+
+/* Callee-saved registers: what context_switch keeps across a switch. */
+struct context {
+    uint64_t ra, sp;
+    uint64_t s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
+};
+
+static inline void arch_intr_on(void)  { csr_set(sstatus, SSTATUS_SIE); }
+static inline void arch_intr_off(void) { csr_clear(sstatus, SSTATUS_SIE); }
+static inline bool arch_intr_enabled(void) { return (csr_read(sstatus) & SSTATUS_SIE) != 0; }
+static inline void arch_wait_for_interrupt(void) { __asm__ volatile("wfi" ::: "memory"); }
+static inline void arch_pause(void) { __asm__ volatile(".insn i 0x0f, 0, x0, x0, 0x010"); /* pause hint */ }
+
+/* tp holds the current hart's struct cpu * while in the kernel. */
+static inline void *arch_cpu_self(void) { void *p; __asm__ volatile("mv %0, tp" : "=r"(p)); return p; }
+static inline void arch_cpu_set_self(void *p) { __asm__ volatile("mv tp, %0" :: "r"(p)); }
+
+static inline uint64_t arch_read_cycles(void) { uint64_t v; __asm__ volatile("rdcycle %0" : "=r"(v)); return v; }
+static inline uint64_t arch_read_instret(void) { uint64_t v; __asm__ volatile("rdinstret %0" : "=r"(v)); return v; }
+static inline uint64_t arch_read_time(void) { uint64_t v; __asm__ volatile("rdtime %0" : "=r"(v)); return v; }
+
+static inline uint64_t arch_frame_pointer(void) { uint64_t v; __asm__ volatile("mv %0, s0" : "=r"(v)); return v; }
+
+/* Syscall ABI accessors, so core code never names a register. */
+static inline uint64_t tf_syscall_nr(const struct trapframe *tf) { return tf->a7; }
+static inline uint64_t tf_arg(const struct trapframe *tf, int i) { return (&tf->a0)[i]; }
+static inline void tf_set_return(struct trapframe *tf, uint64_t v) { tf->a0 = v; }
+#endif
+
+#endif

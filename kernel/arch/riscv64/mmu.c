@@ -1,0 +1,211 @@
+/*
+ * Sv39 page tables: three levels of 512 eight-byte entries, 4 KiB pages,
+ * 2 MiB megapages and 1 GiB gigapages (a leaf at level 1 or 2).
+ */
+#include "mmu.h"
+#include "frame.h"
+#include "kstring.h"
+#include "printk.h"
+#include <arch/arch.h>
+#include <faultline/errno.h>
+
+#define PTE_V   (1UL << 0)
+#define PTE_R   (1UL << 1)
+#define PTE_W   (1UL << 2)
+#define PTE_X   (1UL << 3)
+#define PTE_U   (1UL << 4)
+#define PTE_G   (1UL << 5)
+#define PTE_A   (1UL << 6)
+#define PTE_D   (1UL << 7)
+#define PTE_LEAF_BITS   (PTE_R | PTE_W | PTE_X)
+#define PTE_PPN_SHIFT   10
+
+#define SV39_LEVELS       3
+#define PT_ENTRIES        512
+#define VPN_BITS          9
+#define ROOT_KERNEL_FIRST 256         /* upper half: entries 256..511 */
+
+typedef uint64_t pte_t;
+
+pagetable_t kernel_pagetable;
+
+static inline pte_t *table_of(paddr_t pa) { return (pte_t *)PA_TO_KVA(pa); }
+static inline paddr_t pte_pa(pte_t e) { return (e >> PTE_PPN_SHIFT) << PAGE_SHIFT; }
+static inline pte_t pa_pte(paddr_t pa) { return (pa >> PAGE_SHIFT) << PTE_PPN_SHIFT; }
+static inline unsigned vpn(vaddr_t va, int level)
+{
+    return (va >> (PAGE_SHIFT + VPN_BITS * level)) & (PT_ENTRIES - 1);
+}
+static inline uint64_t level_size(int level) { return PAGE_SIZE << (VPN_BITS * level); }
+
+static pte_t prot_bits(unsigned prot)
+{
+    /* A and D preset: the hardware-managed bits are not needed for kernel
+     * mappings, and QEMU would otherwise fault to set them. User pages get
+     * them too until a memory manager wants reference/dirty tracking. */
+    pte_t e = PTE_V | PTE_A | PTE_D;
+    if (prot & PROT_R) e |= PTE_R;
+    if (prot & PROT_W) e |= PTE_W | PTE_R;   /* W without R is reserved in Sv39 */
+    if (prot & PROT_X) e |= PTE_X;
+    if (prot & PROT_U) e |= PTE_U;
+    if (prot & PROT_G) e |= PTE_G;
+    return e;
+}
+
+static unsigned pte_prot(pte_t e)
+{
+    unsigned p = 0;
+    if (e & PTE_R) p |= PROT_R;
+    if (e & PTE_W) p |= PROT_W;
+    if (e & PTE_X) p |= PROT_X;
+    if (e & PTE_U) p |= PROT_U;
+    if (e & PTE_G) p |= PROT_G;
+    return p;
+}
+
+/* Walks to the entry for va at `level`, creating intermediate tables. */
+static pte_t *walk(pagetable_t root, vaddr_t va, int level, bool create)
+{
+    pte_t *table = table_of(root);
+    for (int l = SV39_LEVELS - 1; l > level; l--) {
+        pte_t *e = &table[vpn(va, l)];
+        if (*e & PTE_V) {
+            if (*e & PTE_LEAF_BITS)
+                return NULL;             /* a larger page already covers va */
+            table = table_of(pte_pa(*e));
+            continue;
+        }
+        if (!create)
+            return NULL;
+        paddr_t t = frame_alloc_zeroed(FRAME_PAGETABLE);
+        if (!t)
+            return NULL;
+        *e = pa_pte(t) | PTE_V;
+        table = table_of(t);
+    }
+    return &table[vpn(va, level)];
+}
+
+int mmu_prepare(pagetable_t root, vaddr_t va, int level)
+{
+    return walk(root, va, level, true) ? 0 : -ENOMEM;
+}
+
+int mmu_map_range(pagetable_t root, vaddr_t va, paddr_t pa, uint64_t size, unsigned prot)
+{
+    while (size) {
+        int level = SV39_LEVELS - 1;
+        while (level > 0 && (((va | pa) & (level_size(level) - 1)) || size < level_size(level)))
+            level--;
+        pte_t *e = walk(root, va, level, true);
+        if (!e)
+            return -ENOMEM;
+        *e = pa_pte(pa) | prot_bits(prot);
+        va += level_size(level);
+        pa += level_size(level);
+        size -= level_size(level);
+    }
+    return 0;
+}
+
+int mmu_map_page(pagetable_t root, vaddr_t va, paddr_t pa, unsigned prot)
+{
+    pte_t *e = walk(root, va, 0, true);
+    if (!e)
+        return -ENOMEM;
+    *e = pa_pte(pa) | prot_bits(prot);
+    return 0;
+}
+
+paddr_t mmu_unmap_page(pagetable_t root, vaddr_t va)
+{
+    pte_t *e = walk(root, va, 0, false);
+    if (!e || !(*e & PTE_V))
+        return 0;
+    paddr_t pa = pte_pa(*e);
+    *e = 0;
+    return pa;
+}
+
+bool mmu_lookup(pagetable_t root, vaddr_t va, paddr_t *pa, unsigned *prot, unsigned *state)
+{
+    pte_t *e = walk(root, va, 0, false);
+    if (!e || !(*e & PTE_V))
+        return false;
+    if (pa) *pa = pte_pa(*e);
+    if (prot) *prot = pte_prot(*e);
+    if (state) *state = ((*e & PTE_A) ? MMU_ACCESSED : 0) | ((*e & PTE_D) ? MMU_DIRTY : 0);
+    return true;
+}
+
+pagetable_t mmu_new_user_root(void)
+{
+    paddr_t root = frame_alloc_zeroed(FRAME_PAGETABLE);
+    if (!root)
+        return 0;
+    pte_t *dst = table_of(root), *src = table_of(kernel_pagetable);
+    for (int i = ROOT_KERNEL_FIRST; i < PT_ENTRIES; i++)
+        dst[i] = src[i];
+    return root;
+}
+
+static void free_table(paddr_t table, int level)
+{
+    pte_t *t = table_of(table);
+    for (int i = 0; i < PT_ENTRIES; i++) {
+        if (!(t[i] & PTE_V))
+            continue;
+        if (t[i] & PTE_LEAF_BITS)
+            panic("mmu: leaf %lx still mapped when freeing table", (uint64_t)t[i]);
+        if (level > 0)
+            free_table(pte_pa(t[i]), level - 1);
+    }
+    frame_free(table);
+}
+
+void mmu_free_user_root(pagetable_t root)
+{
+    pte_t *t = table_of(root);
+    for (int i = 0; i < ROOT_KERNEL_FIRST; i++) {
+        if (!(t[i] & PTE_V))
+            continue;
+        free_table(pte_pa(t[i]), SV39_LEVELS - 2);
+    }
+    frame_free(root);
+}
+
+static void for_each(paddr_t table, int level, vaddr_t base,
+                     void (*fn)(vaddr_t, paddr_t, unsigned, void *), void *ctx)
+{
+    pte_t *t = table_of(table);
+    int n = level == SV39_LEVELS - 1 ? ROOT_KERNEL_FIRST : PT_ENTRIES;
+    for (int i = 0; i < n; i++) {
+        if (!(t[i] & PTE_V))
+            continue;
+        vaddr_t va = base + (uint64_t)i * level_size(level);
+        if (t[i] & PTE_LEAF_BITS) {
+            if (level == 0)
+                fn(va, pte_pa(t[i]), pte_prot(t[i]), ctx);
+            continue;
+        }
+        if (level > 0)
+            for_each(pte_pa(t[i]), level - 1, va, fn, ctx);
+    }
+}
+
+void mmu_for_each_user_page(pagetable_t root,
+                            void (*fn)(vaddr_t va, paddr_t pa, unsigned prot, void *ctx), void *ctx)
+{
+    for_each(root, SV39_LEVELS - 1, 0, fn, ctx);
+}
+
+void mmu_activate(pagetable_t root)
+{
+    csr_write(satp, SATP_MODE_SV39 | (root >> PAGE_SHIFT));
+    sfence_vma_all();
+}
+
+void mmu_flush_local(void)
+{
+    sfence_vma_all();
+}

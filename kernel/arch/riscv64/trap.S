@@ -1,0 +1,161 @@
+/*
+ * Trap entry and exit.
+ *
+ * sscratch tells where a trap came from without touching memory first:
+ * while a thread runs in user mode it holds that thread's trapframe
+ * address; while the hart runs kernel code it holds 0. The kernel stays
+ * mapped in every address space and sstatus.SUM stays set, so neither path
+ * writes satp or flips SUM (both flush QEMU's soft TLB).
+ */
+#include <arch/arch.h>
+
+#define SAVE_GPR(r, off)  sd r, off(t6)
+#define LOAD_GPR(r, off)  ld r, off(a0)
+
+    .section .text
+    .balign 4
+    .globl trap_vector
+trap_vector:
+    csrrw   t6, sscratch, t6
+    beqz    t6, trap_from_kernel
+
+    /* From user mode: t6 = trapframe, sscratch = user t6. */
+    sd      ra,   0(t6)
+    sd      sp,   8(t6)
+    sd      gp,  16(t6)
+    sd      tp,  24(t6)
+    sd      t0,  32(t6)
+    sd      t1,  40(t6)
+    sd      t2,  48(t6)
+    sd      s0,  56(t6)
+    sd      s1,  64(t6)
+    sd      a0,  72(t6)
+    sd      a1,  80(t6)
+    sd      a2,  88(t6)
+    sd      a3,  96(t6)
+    sd      a4, 104(t6)
+    sd      a5, 112(t6)
+    sd      a6, 120(t6)
+    sd      a7, 128(t6)
+    sd      s2, 136(t6)
+    sd      s3, 144(t6)
+    sd      s4, 152(t6)
+    sd      s5, 160(t6)
+    sd      s6, 168(t6)
+    sd      s7, 176(t6)
+    sd      s8, 184(t6)
+    sd      s9, 192(t6)
+    sd      s10, 200(t6)
+    sd      s11, 208(t6)
+    sd      t3, 216(t6)
+    sd      t4, 224(t6)
+    sd      t5, 232(t6)
+    csrrw   t0, sscratch, zero      /* user t6; sscratch = 0: now "in kernel" */
+    sd      t0, TF_T6(t6)
+    csrr    t0, sepc
+    sd      t0, TF_SEPC(t6)
+    ld      sp, TF_KSP(t6)
+    ld      tp, TF_KTP(t6)
+    mv      s0, zero                /* end of the frame-pointer chain */
+    mv      a0, t6
+    call    user_trap               /* returns the trapframe to resume */
+    /* fall through */
+
+/* arch_return_to_user(tf): a0 = trapframe. Does not return. */
+    .globl arch_return_to_user
+arch_return_to_user:
+    csrci   sstatus, SSTATUS_SIE
+    li      t0, SSTATUS_SPP
+    csrc    sstatus, t0             /* sret goes to user mode ... */
+    li      t0, SSTATUS_SPIE
+    csrs    sstatus, t0             /* ... with interrupts enabled */
+    ld      t0, TF_SEPC(a0)
+    csrw    sepc, t0
+    csrw    sscratch, a0
+    ld      ra,   0(a0)
+    ld      sp,   8(a0)
+    ld      gp,  16(a0)
+    ld      tp,  24(a0)
+    ld      t0,  32(a0)
+    ld      t1,  40(a0)
+    ld      t2,  48(a0)
+    ld      s0,  56(a0)
+    ld      s1,  64(a0)
+    ld      a1,  80(a0)
+    ld      a2,  88(a0)
+    ld      a3,  96(a0)
+    ld      a4, 104(a0)
+    ld      a5, 112(a0)
+    ld      a6, 120(a0)
+    ld      a7, 128(a0)
+    ld      s2, 136(a0)
+    ld      s3, 144(a0)
+    ld      s4, 152(a0)
+    ld      s5, 160(a0)
+    ld      s6, 168(a0)
+    ld      s7, 176(a0)
+    ld      s8, 184(a0)
+    ld      s9, 192(a0)
+    ld      s10, 200(a0)
+    ld      s11, 208(a0)
+    ld      t3, 216(a0)
+    ld      t4, 224(a0)
+    ld      t5, 232(a0)
+    ld      t6, 240(a0)
+    ld      a0,  72(a0)
+    sret
+
+/*
+ * From S-mode: sscratch was 0, so t6 is now 0 and sscratch holds the
+ * kernel's t6. Save caller-saved registers on the current kernel stack.
+ */
+trap_from_kernel:
+    csrrw   t6, sscratch, zero
+    addi    sp, sp, -KF_SIZE
+    sd      ra,   0(sp)
+    sd      t0,   8(sp)
+    sd      t1,  16(sp)
+    sd      t2,  24(sp)
+    sd      t3,  32(sp)
+    sd      t4,  40(sp)
+    sd      t5,  48(sp)
+    sd      t6,  56(sp)
+    sd      a0,  64(sp)
+    sd      a1,  72(sp)
+    sd      a2,  80(sp)
+    sd      a3,  88(sp)
+    sd      a4,  96(sp)
+    sd      a5, 104(sp)
+    sd      a6, 112(sp)
+    sd      a7, 120(sp)
+    csrr    t0, sepc
+    sd      t0, 128(sp)
+    csrr    t0, sstatus
+    sd      t0, 136(sp)
+    sd      s0, 144(sp)
+    addi    t0, sp, KF_SIZE
+    sd      t0, 152(sp)
+    mv      a0, sp
+    call    kernel_trap
+    ld      t0, 136(sp)
+    csrw    sstatus, t0
+    ld      t0, 128(sp)
+    csrw    sepc, t0
+    ld      ra,   0(sp)
+    ld      t0,   8(sp)
+    ld      t1,  16(sp)
+    ld      t2,  24(sp)
+    ld      t3,  32(sp)
+    ld      t4,  40(sp)
+    ld      t5,  48(sp)
+    ld      t6,  56(sp)
+    ld      a0,  64(sp)
+    ld      a1,  72(sp)
+    ld      a2,  80(sp)
+    ld      a3,  88(sp)
+    ld      a4,  96(sp)
+    ld      a5, 104(sp)
+    ld      a6, 112(sp)
+    ld      a7, 120(sp)
+    addi    sp, sp, KF_SIZE
+    sret

@@ -1,0 +1,158 @@
+/*
+ * Trap dispatch for riscv64: decodes scause and hands each trap to the
+ * portable kernel (system calls, the fault dispatcher, the tick, IPIs,
+ * device interrupts). trap.S calls user_trap() for traps from user mode and
+ * kernel_trap() for traps taken while in the kernel.
+ */
+#include "proc.h"
+#include "syscall.h"
+#include "aspace.h"
+#include "usercopy.h"
+#include "ktime.h"
+#include "board.h"
+#include "plic.h"
+#include "uart.h"
+#include "printk.h"
+#include <faultline/abi.h>
+#include <faultline/errno.h>
+
+static const char *exception_name(uint64_t code)
+{
+    switch (code) {
+    case EXC_INST_MISALIGNED:  return "instruction address misaligned";
+    case EXC_INST_ACCESS:      return "instruction access fault";
+    case EXC_ILLEGAL_INST:     return "illegal instruction";
+    case EXC_BREAKPOINT:       return "breakpoint";
+    case EXC_LOAD_MISALIGNED:  return "load address misaligned";
+    case EXC_LOAD_ACCESS:      return "load access fault";
+    case EXC_STORE_MISALIGNED: return "store address misaligned";
+    case EXC_STORE_ACCESS:     return "store access fault";
+    case EXC_ECALL_U:          return "ecall from user mode";
+    case EXC_ECALL_S:          return "ecall from supervisor mode";
+    case EXC_INST_PAGE_FAULT:  return "instruction page fault";
+    case EXC_LOAD_PAGE_FAULT:  return "load page fault";
+    case EXC_STORE_PAGE_FAULT: return "store page fault";
+    default:                   return "unknown exception";
+    }
+}
+
+static int exception_signal(uint64_t code)
+{
+    switch (code) {
+    case EXC_ILLEGAL_INST:     return SIGILL;
+    case EXC_BREAKPOINT:       return SIGTRAP;
+    case EXC_INST_MISALIGNED:
+    case EXC_LOAD_MISALIGNED:
+    case EXC_STORE_MISALIGNED:
+    case EXC_INST_ACCESS:
+    case EXC_LOAD_ACCESS:
+    case EXC_STORE_ACCESS:     return SIGBUS;
+    default:                   return SIGSEGV;
+    }
+}
+
+static bool page_fault_access(uint64_t code, enum access *a)
+{
+    switch (code) {
+    case EXC_LOAD_PAGE_FAULT:  *a = ACCESS_READ;  return true;
+    case EXC_STORE_PAGE_FAULT: *a = ACCESS_WRITE; return true;
+    case EXC_INST_PAGE_FAULT:  *a = ACCESS_EXEC;  return true;
+    default:                   return false;
+    }
+}
+
+static void device_interrupt(void)
+{
+    uint32_t hartid = this_cpu()->hartid;
+    uint32_t irq = plic_claim(hartid);
+    if (!irq)
+        return;
+    if (board.uart.present && irq == board.uart.irq)
+        uart_interrupt();
+    plic_complete(hartid, irq);
+}
+
+/* Returns true if the interrupted thread should give up the hart. */
+static bool interrupt(uint64_t code)
+{
+    switch (code) {
+    case IRQ_S_TIMER:
+        timer_interrupt();
+        return true;
+    case IRQ_S_SOFT:
+        ipi_interrupt();
+        return false;
+    case IRQ_S_EXT:
+        device_interrupt();
+        return false;
+    default:
+        panic("unexpected interrupt %lu", code);
+    }
+}
+
+static void user_exception(struct trapframe *tf, uint64_t code, uint64_t stval)
+{
+    enum access a;
+    if (page_fault_access(code, &a)) {
+        arch_intr_on();
+        int rc = vm_fault(current_proc()->as, stval, a);
+        arch_intr_off();
+        if (rc == 0)
+            return;
+        if (rc == -ENOMEM) {
+            proc_user_fault("out of memory", tf->sepc, stval, SIGKILL);
+            return;
+        }
+    }
+    proc_user_fault(exception_name(code), tf->sepc, stval, exception_signal(code));
+}
+
+struct trapframe *user_trap(struct trapframe *tf)
+{
+    struct thread *t = current_thread();
+    account_enter_kernel(t);
+    uint64_t cause = csr_read(scause);
+    if (cause & SCAUSE_INTERRUPT) {
+        if (interrupt(cause & ~SCAUSE_INTERRUPT))
+            yield();
+    } else if (cause == EXC_ECALL_U) {
+        tf->sepc += 4;
+        arch_intr_on();
+        syscall_dispatch(tf);
+        arch_intr_off();
+    } else {
+        user_exception(tf, cause, csr_read(stval));
+    }
+    user_return_prepare(t);
+    return tf;
+}
+
+void kernel_trap(struct kframe *kf)
+{
+    uint64_t cause = csr_read(scause);
+    uint64_t stval = csr_read(stval);
+    if (cause & SCAUSE_INTERRUPT) {
+        if (interrupt(cause & ~SCAUSE_INTERRUPT)) {
+            struct thread *t = current_thread();
+            if (t && t->state == T_RUNNING)
+                yield();
+        }
+        return;
+    }
+    enum access a;
+    struct proc *p = current_proc();
+    if (page_fault_access(cause, &a) && usercopy_pc(kf->sepc) && p && stval < USER_TOP) {
+        /* A copy to or from user memory touched a missing page. */
+        if (kf->sstatus & SSTATUS_SPIE)
+            arch_intr_on();
+        int rc = vm_fault(p->as, stval, a);
+        arch_intr_off();
+        if (rc == -ENOMEM)
+            proc_user_fault("out of memory", kf->sepc, stval, SIGKILL);
+        if (rc)
+            kf->sepc = usercopy_fixup_pc();
+        return;
+    }
+    panic_at(kf->sepc, kf->s0, "kernel trap: %s, sepc=0x%lx stval=0x%lx", exception_name(cause),
+             kf->sepc, stval);
+}

@@ -1,0 +1,183 @@
+/*
+ * exec: builds a new address space from an ELF file in the initrd, then
+ * switches the process to it. Everything that can fail happens before the
+ * switch, so a failed exec leaves the caller running its old program.
+ */
+#include "exec.h"
+#include "elf.h"
+#include "initrd.h"
+#include "file.h"
+#include "aspace.h"
+#include "proc.h"
+#include "printk.h"
+#include "kstring.h"
+#include "usercopy.h"
+#include "frame.h"
+#include <faultline/abi.h>
+#include <faultline/errno.h>
+
+#define EXEC_ARG_BYTES  PAGE_SIZE      /* argv strings and pointers together */
+#define ARGV_BYTES      ((FL_ARG_MAX + 1) * sizeof(char *))
+
+static unsigned seg_prot(uint32_t flags)
+{
+    unsigned p = 0;
+    if (flags & ELF_SEG_R) p |= PROT_R;
+    if (flags & ELF_SEG_W) p |= PROT_W;
+    if (flags & ELF_SEG_X) p |= PROT_X;
+    return p;
+}
+
+static int load_segments(struct aspace *as, const struct initrd_file *f,
+                         const struct elf_image *img, vaddr_t *image_end)
+{
+    *image_end = USER_BASE;
+    for (int i = 0; i < img->nsegments; i++) {
+        const struct elf_segment *s = &img->seg[i];
+        vaddr_t start = ALIGN_DOWN(s->vaddr, PAGE_SIZE);
+        vaddr_t end = ALIGN_UP(s->vaddr + s->memsz, PAGE_SIZE);
+        unsigned prot = seg_prot(s->flags);
+        int rc = aspace_add_region(as, start, end, prot, REGION_IMAGE);
+        /* The whole image is present from the start: zero pages first
+         * (that covers .bss), then the file's bytes on top. */
+        for (vaddr_t va = start; va < end && !rc; va += PAGE_SIZE)
+            rc = aspace_map_zero_page(as, va, prot);
+        if (!rc)
+            rc = aspace_write(as, s->vaddr, f->data + s->offset, s->filesz);
+        if (rc)
+            return rc;
+        if (end > *image_end)
+            *image_end = end;
+    }
+    return 0;
+}
+
+/* Lays out argv at the top of the new stack; returns the initial sp. */
+static int push_args(struct aspace *as, int argc, char *const argv[], uint64_t *sp_out, uint64_t *argv_out)
+{
+    uint64_t ptrs[FL_ARG_MAX + 1];
+    uint64_t sp = USER_STACK_TOP;
+    for (int i = argc - 1; i >= 0; i--) {
+        uint64_t len = strlen(argv[i]) + 1;
+        sp -= len;
+        if (aspace_write(as, sp, argv[i], len))
+            return -ENOMEM;
+        ptrs[i] = sp;
+    }
+    ptrs[argc] = 0;
+    sp = ALIGN_DOWN(sp, 16) - (uint64_t)(argc + 1) * sizeof(uint64_t);
+    sp = ALIGN_DOWN(sp, 16);
+    if (aspace_write(as, sp, ptrs, (uint64_t)(argc + 1) * sizeof(uint64_t)))
+        return -ENOMEM;
+    *sp_out = sp;
+    *argv_out = sp;
+    return 0;
+}
+
+static const char *basename_of(const char *path)
+{
+    const char *b = path;
+    for (const char *s = path; *s; s++)
+        if (*s == '/')
+            b = s + 1;
+    return b;
+}
+
+long exec_kernel_argv(const char *path, char *const argv[])
+{
+    int argc = 0;
+    while (argv[argc]) {
+        if (++argc > FL_ARG_MAX)
+            return -E2BIG;
+    }
+    struct initrd_file f;
+    int rc = rootfs_find_program(path, &f);
+    if (rc)
+        return rc;
+    struct elf_image img;
+    if (elf_parse(f.data, f.size, USER_BASE, USER_STACK_TOP - USER_STACK_MAX - USER_HEAP_GAP, &img))
+        return -ENOEXEC;
+
+    struct aspace *as = aspace_create();
+    if (!as)
+        return -ENOMEM;
+    vaddr_t image_end;
+    uint64_t sp, uargv;
+    rc = load_segments(as, &f, &img, &image_end);
+    if (!rc)
+        rc = aspace_add_region(as, image_end, image_end, PROT_R | PROT_W, REGION_HEAP);
+    if (!rc)
+        rc = aspace_add_region(as, USER_STACK_TOP - USER_STACK_MAX, USER_STACK_TOP,
+                               PROT_R | PROT_W, REGION_STACK);
+    if (!rc)
+        rc = push_args(as, argc, argv, &sp, &uargv);
+    if (rc) {
+        aspace_destroy(as);
+        return rc;
+    }
+    as->heap_start = as->brk = image_end;
+
+    /* Point of no return. */
+    struct thread *t = current_thread();
+    struct proc *p = t->proc;
+    proc_stop_other_threads(p);
+    struct aspace *old = p->as;
+    p->as = as;
+    irq_save();
+    mmu_activate(as->root);
+    this_cpu()->active_root = as->root;
+    irq_restore();
+    aspace_destroy(old);
+    kstrlcpy(p->name, basename_of(path), sizeof p->name);
+    kstrlcpy(t->name, p->name, sizeof t->name);
+    arch_trapframe_init(&t->tf, img.entry, sp, (uint64_t)argc, uargv);
+    return argc;
+}
+
+/* Copies the argv array and strings into buf: strings from the start,
+ * the pointer array in the last ARGV_BYTES. Returns argc or -errno. */
+static long gather_args(char *buf, uint64_t uargv)
+{
+    char **argv = (char **)(buf + EXEC_ARG_BYTES - ARGV_BYTES);
+    uint64_t used = 0, room = EXEC_ARG_BYTES - ARGV_BYTES;
+    int argc = 0;
+    for (;; argc++) {
+        uint64_t uptr;
+        if (copy_from_user(&uptr, uargv + (uint64_t)argc * sizeof(uint64_t), sizeof uptr))
+            return -EFAULT;
+        if (!uptr)
+            break;
+        if (argc == FL_ARG_MAX)
+            return -E2BIG;
+        if (used == room)
+            return -E2BIG;
+        long len = copy_string_from_user(buf + used, uptr, room - used);
+        if (len == -ENAMETOOLONG)
+            return -E2BIG;
+        if (len < 0)
+            return len;
+        argv[argc] = buf + used;
+        used += (uint64_t)len + 1;
+    }
+    argv[argc] = NULL;
+    return argc;
+}
+
+long sys_exec(uint64_t upath, uint64_t uargv)
+{
+    char path[FL_PATH_MAX];
+    long n = copy_string_from_user(path, upath, sizeof path);
+    if (n < 0)
+        return n;
+    /* The strings are gathered in one borrowed frame: too big for the
+     * kernel stack, and exec may run on several harts at once. */
+    paddr_t page = frame_alloc(FRAME_KERNEL);
+    if (!page)
+        return -ENOMEM;
+    char *buf = (char *)PA_TO_KVA(page);
+    long rc = gather_args(buf, uargv);
+    if (rc >= 0)
+        rc = exec_kernel_argv(path, (char *const *)(buf + EXEC_ARG_BYTES - ARGV_BYTES));
+    frame_free(page);
+    return rc;
+}

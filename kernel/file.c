@@ -1,0 +1,436 @@
+/*
+ * Open files, descriptors and the flat root file system.
+ * Locks: ftable_lock (spin) guards reference counts and slot use;
+ * fs_lock (sleep) guards offsets and ram-file contents, and is held across
+ * user copies, which may fault. Console reads take neither while blocked.
+ */
+#include "file.h"
+#include "proc.h"
+#include "console.h"
+#include "sleeplock.h"
+#include "usercopy.h"
+#include "kstring.h"
+#include "printk.h"
+#include <faultline/abi.h>
+#include <faultline/errno.h>
+
+#define CONSOLE_CHUNK 128          /* bytes copied per console write step */
+#define DEV_CONSOLE "dev/console"
+#define DEV_NULL    "dev/null"
+
+static struct file ftable[MAX_FILES];
+static struct spinlock ftable_lock = SPINLOCK_INIT("ftable");
+static struct sleeplock fs_lock;
+static const void *initrd_base;
+static uint64_t initrd_size;
+static int initrd_entries;
+
+static int count_entry(const struct initrd_file *f, void *ctx)
+{
+    (void)f;
+    (*(int *)ctx)++;
+    return 0;
+}
+
+void files_init(const void *initrd, uint64_t size)
+{
+    sleeplock_init(&fs_lock, "fs");
+    initrd_base = initrd;
+    initrd_size = size;
+    initrd_entries = 0;
+    if (initrd) {
+        int rc = initrd_walk(initrd, size, count_entry, &initrd_entries);
+        if (rc < 0) {
+            kprintf("faultline: initrd damaged (%s); running without it\n", initrd_strerror(rc));
+            initrd_base = NULL;
+            initrd_entries = 0;
+        }
+    }
+}
+
+int rootfs_initrd_count(void) { return initrd_entries; }
+
+static const char *strip_root(const char *path)
+{
+    while (*path == '/')
+        path++;
+    return path;
+}
+
+#define CPIO_TYPE_MASK 0170000
+#define CPIO_TYPE_DIR  0040000
+static bool is_dir_mode(uint32_t mode) { return (mode & CPIO_TYPE_MASK) == CPIO_TYPE_DIR; }
+
+static bool strchr_slash(const char *s)
+{
+    for (; *s; s++)
+        if (*s == '/')
+            return true;
+    return false;
+}
+
+int rootfs_find_program(const char *path, struct initrd_file *out)
+{
+    if (!initrd_base || initrd_lookup(initrd_base, initrd_size, path, out) != 0)
+        return -ENOENT;
+    return is_dir_mode(out->mode) ? -EISDIR : 0;
+}
+
+static struct file *file_alloc(enum file_kind kind)
+{
+    spin_lock(&ftable_lock);
+    for (int i = 0; i < MAX_FILES; i++) {
+        if (ftable[i].refs == 0) {
+            struct file *f = &ftable[i];
+            memset(f, 0, sizeof *f);
+            f->refs = 1;
+            f->kind = kind;
+            spin_unlock(&ftable_lock);
+            return f;
+        }
+    }
+    spin_unlock(&ftable_lock);
+    return NULL;
+}
+
+static void file_get(struct file *f)
+{
+    spin_lock(&ftable_lock);
+    f->refs++;
+    spin_unlock(&ftable_lock);
+}
+
+static void file_put(struct file *f)
+{
+    spin_lock(&ftable_lock);
+    bool last = --f->refs == 0;
+    spin_unlock(&ftable_lock);
+    if (last && f->kind == FILE_RAM) {
+        sleeplock_acquire(&fs_lock);
+        ramfs_close(f->ram);
+        sleeplock_release(&fs_lock);
+    }
+}
+
+static int fd_install(struct proc *p, struct file *f)
+{
+    for (int fd = 0; fd < MAX_OPEN_FILES; fd++) {
+        if (!p->files[fd]) {
+            p->files[fd] = f;
+            return fd;
+        }
+    }
+    return -EMFILE;
+}
+
+static struct file *fd_get(uint64_t fd)
+{
+    struct proc *p = current_proc();
+    return fd < MAX_OPEN_FILES ? p->files[fd] : NULL;
+}
+
+int files_open_console(struct proc *p)
+{
+    struct file *f = file_alloc(FILE_CONSOLE);
+    if (!f)
+        return -ENFILE;
+    f->readable = f->writable = true;
+    f->refs = 3;
+    p->files[0] = p->files[1] = p->files[2] = f;
+    return 0;
+}
+
+void files_fork(struct proc *parent, struct proc *child)
+{
+    for (int fd = 0; fd < MAX_OPEN_FILES; fd++) {
+        if (parent->files[fd]) {
+            file_get(parent->files[fd]);
+            child->files[fd] = parent->files[fd];
+        }
+    }
+}
+
+void files_close_all(struct proc *p)
+{
+    for (int fd = 0; fd < MAX_OPEN_FILES; fd++) {
+        if (p->files[fd]) {
+            file_put(p->files[fd]);
+            p->files[fd] = NULL;
+        }
+    }
+}
+
+static long open_ram(struct file *f, const char *name, uint64_t flags)
+{
+    struct ramfile *r = ramfs_lookup(name);
+    int err = -ENOENT;
+    if (!r && (flags & O_CREAT))
+        r = ramfs_create(name, &err);
+    if (!r)
+        return err;
+    if (flags & O_TRUNC)
+        ramfs_truncate(r);
+    ramfs_open(r);
+    f->kind = FILE_RAM;
+    f->ram = r;
+    return 0;
+}
+
+long sys_open(uint64_t upath, uint64_t flags)
+{
+    char path[FL_PATH_MAX];
+    long rc = copy_string_from_user(path, upath, sizeof path);
+    if (rc < 0)
+        return rc;
+    uint64_t acc = flags & O_ACCMODE;
+    if (acc == O_ACCMODE || (flags & ~(uint64_t)(O_ACCMODE | O_CREAT | O_TRUNC | O_APPEND)))
+        return -EINVAL;
+    const char *name = strip_root(path);
+    if (!*name)
+        return -EISDIR;
+
+    struct file *f = file_alloc(FILE_NULL);
+    if (!f)
+        return -ENFILE;
+    f->readable = acc != O_WRONLY;
+    f->writable = acc != O_RDONLY;
+    f->append = (flags & O_APPEND) != 0;
+
+    sleeplock_acquire(&fs_lock);
+    struct initrd_file img;
+    if (strcmp(name, DEV_CONSOLE) == 0) {
+        f->kind = FILE_CONSOLE;
+        rc = 0;
+    } else if (strcmp(name, DEV_NULL) == 0) {
+        f->kind = FILE_NULL;
+        rc = 0;
+    } else if (initrd_base && initrd_lookup(initrd_base, initrd_size, name, &img) == 0) {
+        if (f->writable || (flags & O_TRUNC))
+            rc = -EROFS;
+        else if (is_dir_mode(img.mode))
+            rc = -EISDIR;
+        else {
+            f->kind = FILE_INITRD;
+            f->image = img;
+            rc = 0;
+        }
+    } else if (strchr_slash(name)) {
+        rc = -ENOENT;              /* the root is flat: no directories */
+    } else {
+        rc = open_ram(f, name, flags);
+    }
+    sleeplock_release(&fs_lock);
+
+    if (rc == 0) {
+        rc = fd_install(current_proc(), f);
+        if (rc >= 0)
+            return rc;
+    }
+    if (f->kind == FILE_RAM && f->ram) {
+        sleeplock_acquire(&fs_lock);
+        ramfs_close(f->ram);
+        sleeplock_release(&fs_lock);
+    }
+    f->kind = FILE_NULL;
+    file_put(f);
+    return rc;
+}
+
+long sys_close(uint64_t fd)
+{
+    struct file *f = fd_get(fd);
+    if (!f)
+        return -EBADF;
+    current_proc()->files[fd] = NULL;
+    file_put(f);
+    return 0;
+}
+
+long sys_dup(uint64_t fd)
+{
+    struct file *f = fd_get(fd);
+    if (!f)
+        return -EBADF;
+    file_get(f);
+    int nfd = fd_install(current_proc(), f);
+    if (nfd < 0)
+        file_put(f);
+    return nfd;
+}
+
+static long console_read_user(uint64_t ubuf, uint64_t n)
+{
+    char buf[CONSOLE_BUF_SIZE];
+    long got = console_read(buf, MIN(n, sizeof buf));
+    if (got > 0 && copy_to_user(ubuf, buf, (uint64_t)got))
+        return -EFAULT;
+    return got;
+}
+
+long sys_read(uint64_t fd, uint64_t ubuf, uint64_t n)
+{
+    struct file *f = fd_get(fd);
+    if (!f || !f->readable)
+        return -EBADF;
+    if (!user_range_ok(ubuf, n))
+        return -EFAULT;
+    switch (f->kind) {
+    case FILE_CONSOLE:
+        return console_read_user(ubuf, n);
+    case FILE_NULL:
+        return 0;
+    case FILE_INITRD: {
+        sleeplock_acquire(&fs_lock);
+        long rc = 0;
+        if (f->offset < f->image.size) {
+            uint64_t chunk = MIN(n, f->image.size - f->offset);
+            rc = copy_to_user(ubuf, f->image.data + f->offset, chunk) ? -EFAULT : (long)chunk;
+            if (rc > 0)
+                f->offset += (uint64_t)rc;
+        }
+        sleeplock_release(&fs_lock);
+        return rc;
+    }
+    case FILE_RAM: {
+        sleeplock_acquire(&fs_lock);
+        long rc = ramfs_read(f->ram, f->offset, ubuf, n);
+        if (rc > 0)
+            f->offset += (uint64_t)rc;
+        sleeplock_release(&fs_lock);
+        return rc;
+    }
+    }
+    return -EBADF;
+}
+
+static long console_write_user(uint64_t ubuf, uint64_t n)
+{
+    char buf[CONSOLE_CHUNK];
+    uint64_t done = 0;
+    while (done < n) {
+        uint64_t chunk = MIN(n - done, sizeof buf);
+        if (copy_from_user(buf, ubuf + done, chunk))
+            return done ? (long)done : -EFAULT;
+        console_write(buf, chunk);
+        done += chunk;
+    }
+    return (long)done;
+}
+
+long sys_write(uint64_t fd, uint64_t ubuf, uint64_t n)
+{
+    struct file *f = fd_get(fd);
+    if (!f || !f->writable)
+        return -EBADF;
+    if (!user_range_ok(ubuf, n))
+        return -EFAULT;
+    switch (f->kind) {
+    case FILE_CONSOLE:
+        return console_write_user(ubuf, n);
+    case FILE_NULL:
+        return (long)n;
+    case FILE_INITRD:
+        return -EROFS;
+    case FILE_RAM: {
+        sleeplock_acquire(&fs_lock);
+        if (f->append)
+            f->offset = ramfs_size(f->ram);
+        long rc = ramfs_write(f->ram, f->offset, ubuf, n);
+        if (rc > 0)
+            f->offset += (uint64_t)rc;
+        sleeplock_release(&fs_lock);
+        return rc;
+    }
+    }
+    return -EBADF;
+}
+
+long sys_fstat(uint64_t fd, uint64_t ustat)
+{
+    struct file *f = fd_get(fd);
+    if (!f)
+        return -EBADF;
+    struct fl_stat st = { 0 };
+    switch (f->kind) {
+    case FILE_CONSOLE:
+    case FILE_NULL:
+        st.type = FL_T_DEV;
+        break;
+    case FILE_INITRD:
+        st.type = FL_T_FILE;
+        st.flags = FL_STAT_READONLY;
+        st.size = f->image.size;
+        break;
+    case FILE_RAM:
+        sleeplock_acquire(&fs_lock);
+        st.type = FL_T_FILE;
+        st.size = ramfs_size(f->ram);
+        sleeplock_release(&fs_lock);
+        break;
+    }
+    return copy_to_user(ustat, &st, sizeof st) ? -EFAULT : 0;
+}
+
+struct nth_ctx { int want; int seen; struct initrd_file found; };
+
+static int nth_entry(const struct initrd_file *f, void *arg)
+{
+    struct nth_ctx *c = arg;
+    if (c->seen++ == c->want) {
+        c->found = *f;
+        return 1;
+    }
+    return 0;
+}
+
+/* Directory order: the two devices, the initrd's files, then ram files. */
+long sys_readdir(uint64_t index, uint64_t udirent)
+{
+    struct fl_dirent d = { 0 };
+    static const char *const devs[] = { DEV_CONSOLE, DEV_NULL };
+    if (index < ARRAY_SIZE(devs)) {
+        kstrlcpy(d.name, devs[index], sizeof d.name);
+        d.type = FL_T_DEV;
+    } else if (index - ARRAY_SIZE(devs) < (uint64_t)initrd_entries) {
+        struct nth_ctx c = { (int)(index - ARRAY_SIZE(devs)), 0, { 0 } };
+        initrd_walk(initrd_base, initrd_size, nth_entry, &c);
+        kstrlcpy(d.name, c.found.name, sizeof d.name);
+        d.type = is_dir_mode(c.found.mode) ? FL_T_DIR : FL_T_FILE;
+        d.flags = FL_STAT_READONLY;
+        d.size = c.found.size;
+    } else {
+        const char *name;
+        uint64_t size;
+        sleeplock_acquire(&fs_lock);
+        bool ok = index - ARRAY_SIZE(devs) - (uint64_t)initrd_entries < MAX_RAM_FILES &&
+                  ramfs_entry((int)(index - ARRAY_SIZE(devs) - (uint64_t)initrd_entries), &name, &size);
+        if (ok) {
+            kstrlcpy(d.name, name, sizeof d.name);
+            d.type = FL_T_FILE;
+            d.size = size;
+        }
+        sleeplock_release(&fs_lock);
+        if (!ok) {
+            /* Still check the pointer, so bad input is reported even at the end. */
+            return user_range_ok(udirent, sizeof d) ? 0 : -EFAULT;
+        }
+    }
+    return copy_to_user(udirent, &d, sizeof d) ? -EFAULT : 1;
+}
+
+long sys_unlink(uint64_t upath)
+{
+    char path[FL_PATH_MAX];
+    long rc = copy_string_from_user(path, upath, sizeof path);
+    if (rc < 0)
+        return rc;
+    const char *name = strip_root(path);
+    struct initrd_file img;
+    if ((initrd_base && initrd_lookup(initrd_base, initrd_size, name, &img) == 0) ||
+        strcmp(name, DEV_CONSOLE) == 0 || strcmp(name, DEV_NULL) == 0)
+        return -EROFS;
+    sleeplock_acquire(&fs_lock);
+    rc = ramfs_unlink(name);
+    sleeplock_release(&fs_lock);
+    return rc;
+}

@@ -1,0 +1,35 @@
+/*
+ * The narrow interface between the portable kernel and an architecture.
+ * A port provides <arch/arch.h> (inline helpers, struct trapframe,
+ * struct context, struct kframe) and implements the functions below.
+ */
+#ifndef FAULTLINE_ARCH_API_H
+#define FAULTLINE_ARCH_API_H
+
+#include "types.h"
+#include <arch/arch.h>
+
+struct cpu;
+
+/* --- per-hart setup --- */
+void arch_hart_init(struct cpu *c);                 /* trap vector, counters, interrupt enables */
+int  arch_hart_start(uint32_t hartid, uint64_t opaque); /* start a secondary hart (0 or -errno) */
+
+/* --- threads --- */
+void arch_context_switch(struct context *save, struct context *load);
+void arch_context_init(struct context *c, uint64_t stack_top, void (*entry)(void));
+void arch_trapframe_init(struct trapframe *tf, uint64_t pc, uint64_t sp, uint64_t a0, uint64_t a1);
+_Noreturn void arch_return_to_user(struct trapframe *tf);
+
+/* --- timer and IPIs --- */
+void arch_timer_program(uint64_t deadline);          /* in arch_read_time() units */
+void arch_ipi_send(uint32_t hartid);
+void arch_ipi_clear(void);
+
+/* --- power --- */
+_Noreturn void arch_poweroff(int code);
+
+/* --- diagnostics --- */
+void arch_backtrace(uint64_t pc, uint64_t fp, void (*emit)(int depth, uint64_t pc));
+
+#endif

@@ -1,0 +1,62 @@
+/*
+ * User address spaces: a page table plus the list of regions that say which
+ * addresses are valid and how a missing page is filled. A page that is
+ * valid but not yet present is created by the fault dispatcher (mm/fault.c)
+ * on first touch: heap and stack are demand-zero.
+ */
+#ifndef FAULTLINE_ASPACE_H
+#define FAULTLINE_ASPACE_H
+
+#include "types.h"
+#include "mmu.h"
+#include "sleeplock.h"
+
+#define ASPACE_MAX_REGIONS   12
+#define USER_STACK_MAX       (1UL << 20)     /* 1 MiB of stack, demand-zero */
+#define USER_HEAP_GAP        (1UL << 20)     /* heap may not grow closer than this to the stack */
+
+enum region_kind {
+    REGION_IMAGE,     /* from the executable; pages present from exec on */
+    REGION_HEAP,      /* sbrk: demand-zero */
+    REGION_STACK,     /* demand-zero */
+};
+
+struct region {
+    vaddr_t start, end;    /* page aligned, end exclusive */
+    unsigned prot;         /* PROT_R/W/X (PROT_U implied) */
+    enum region_kind kind;
+};
+
+struct aspace {
+    struct sleeplock lock;       /* regions and page table changes */
+    pagetable_t root;
+    struct region regions[ASPACE_MAX_REGIONS];
+    int nregions;
+    vaddr_t heap_start, brk;
+    uint64_t resident;           /* user pages mapped */
+    bool in_use;
+};
+
+enum access { ACCESS_READ, ACCESS_WRITE, ACCESS_EXEC };
+
+struct aspace *aspace_create(void);
+void aspace_destroy(struct aspace *as);
+int  aspace_add_region(struct aspace *as, vaddr_t start, vaddr_t end, unsigned prot, enum region_kind kind);
+struct region *aspace_find_region(struct aspace *as, vaddr_t va);
+/* Maps a fresh zeroed frame at va (page aligned). 0 or -ENOMEM. */
+int  aspace_map_zero_page(struct aspace *as, vaddr_t va, unsigned prot);
+int  aspace_clone(struct aspace *src, struct aspace **out);
+long aspace_sbrk(struct aspace *as, long increment);
+/* Copies into as (which need not be the active one) through the direct map,
+ * creating pages as the regions allow. For exec. */
+int  aspace_write(struct aspace *as, vaddr_t va, const void *src, uint64_t n);
+/* Makes every hart that may cache translations of as flush them, and waits. */
+void aspace_shootdown(struct aspace *as);
+
+/* The fault dispatcher: 0 if the page is now present, -EFAULT if the
+ * access is not allowed there, -ENOMEM if no frame could be had. */
+int vm_fault(struct aspace *as, vaddr_t va, enum access access);
+/* Same, for callers that already hold as->lock. */
+int vm_fault_locked(struct aspace *as, vaddr_t va, enum access access);
+
+#endif

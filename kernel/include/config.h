@@ -1,0 +1,47 @@
+/*
+ * Every tunable number of the kernel lives here, with the reason for its
+ * value. Board facts (memory, harts, devices) are not here: they come from
+ * the device tree at boot.
+ */
+#ifndef FAULTLINE_CONFIG_H
+#define FAULTLINE_CONFIG_H
+
+#define FAULTLINE_VERSION   "0.1.0"
+
+/* --- machine limits --- */
+#define MAX_HARTS           8        /* QEMU virt supports up to 8 harts with a PLIC context each */
+#define MAX_MEMORY_RANGES   4        /* /memory reg entries we honour */
+#define MAX_RESERVED_RANGES 16       /* /reserved-memory + kernel + dtb + initrd */
+
+/* --- pages --- */
+#define PAGE_SHIFT          12
+#define PAGE_SIZE           (1UL << PAGE_SHIFT)
+
+/* --- kernel tables: fixed size so that "out of processes" is deterministic --- */
+#define MAX_PROCS           64
+#define MAX_THREADS         128
+#define MAX_OPEN_FILES      16       /* per process */
+#define MAX_FILES           128      /* open-file objects, system wide */
+#define MAX_RAM_FILES       32       /* writable in-memory files */
+#define RAM_FILE_MAX_PAGES  16       /* 64 KiB per writable file */
+
+/* --- stacks --- */
+#define KSTACK_PAGES        4        /* 16 KiB kernel stack per thread */
+#define BOOT_STACK_SIZE     (16 * 1024)  /* per hart; the scheduler loop runs on it */
+#define USER_STACK_PAGES    16       /* 64 KiB initial user stack */
+
+/* --- time --- */
+#define SCHED_TICK_US       10000    /* 10 ms time slice, as in classic UNIX */
+
+/* --- console --- */
+#define CONSOLE_BUF_SIZE    256      /* input line buffer */
+
+/* --- boot --- */
+#define BOOTARGS_MAX        256
+#define MIN_USABLE_MEMORY   (2UL * 1024 * 1024)  /* mem= below this cannot hold the kernel's own tables */
+
+/* --- exit codes seen by the host through the test device --- */
+#define EXIT_CODE_BADPARAM  2        /* QEMU exit status: the command line was rejected */
+#define EXIT_CODE_PANIC     3        /* QEMU exit status after a kernel panic */
+
+#endif

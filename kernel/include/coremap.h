@@ -1,0 +1,73 @@
+/*
+ * The core map: one record per physical frame of managed memory, the one
+ * structure every memory manager (swap, paging, page daemon, user-level
+ * pagers) reads and writes. Nobody keeps a private copy of frame state.
+ *
+ * This file is the pure algorithm (no locks, no zeroing, no address
+ * translation), so it can be unit tested on the host. kernel/mm/frame.c wraps
+ * it with the frames lock and the direct map.
+ *
+ * Frames are named by index (0 .. nframes-1) relative to base_pfn. Lists are
+ * threaded through the records by index, which keeps a record at 24 bytes.
+ */
+#ifndef FAULTLINE_COREMAP_H
+#define FAULTLINE_COREMAP_H
+
+#include "types.h"
+
+#define FRAME_NONE UINT32_MAX     /* "no frame": end of list, allocation failure */
+
+enum frame_state {
+    FRAME_RESERVED = 0,   /* firmware, kernel image, DTB, initrd, outside mem= */
+    FRAME_FREE,           /* on the free list */
+    FRAME_KERNEL,         /* kernel data: stacks, core map, file pages */
+    FRAME_PAGETABLE,      /* a page-table page */
+    FRAME_USER,           /* mapped in a user address space */
+};
+
+/* frame flags */
+#define FRAME_F_ZEROED      0x01  /* known to hold only zeros (free frames) */
+#define FRAME_F_DIRTY       0x02  /* differs from its backing-store copy */
+#define FRAME_F_REFERENCED  0x04  /* software reference bit */
+
+struct frame {
+    uint8_t  state;       /* enum frame_state */
+    uint8_t  flags;       /* FRAME_F_* */
+    uint16_t pins;        /* >0: may not be reclaimed (I/O in flight, kernel use) */
+    uint32_t next;        /* list link (index) or FRAME_NONE */
+    void    *owner;       /* struct aspace * for FRAME_USER; NULL otherwise */
+    uint64_t vpn;         /* virtual page number in owner (FRAME_USER) */
+};
+
+struct coremap {
+    struct frame *frames;
+    pfn_t    base_pfn;    /* pfn of frames[0] */
+    uint32_t nframes;     /* records in frames[] */
+    uint32_t free_head;   /* LIFO free list: a just-freed frame is cache-warm */
+    uint32_t nfree;
+    uint32_t nmanaged;    /* frames ever released to the allocator */
+};
+
+/* All frames start FRAME_RESERVED. */
+void coremap_init(struct coremap *cm, struct frame *records, pfn_t base_pfn, uint32_t nframes);
+
+/* Hands frames [pfn_lo, pfn_hi) to the allocator (boot only). Frames outside
+ * the map are ignored. Returns the number released. */
+uint32_t coremap_release(struct coremap *cm, pfn_t pfn_lo, pfn_t pfn_hi);
+
+/* Takes one free frame and gives it state `state` (not FREE/RESERVED).
+ * Returns its pfn, or 0 if none is free (pfn 0 is never managed RAM). */
+pfn_t coremap_alloc(struct coremap *cm, enum frame_state state);
+
+/* Returns a frame to the free list. Returns 0, or -1 if pfn is not in the
+ * map, not allocated (double free), or pinned: the caller panics. */
+int coremap_free(struct coremap *cm, pfn_t pfn);
+
+/* The record of pfn, or NULL if pfn is outside the map. */
+struct frame *coremap_frame(struct coremap *cm, pfn_t pfn);
+
+/* Counts frames in each state; returns 0 if the free list and the states
+ * agree (every FREE frame on the list exactly once, nothing else on it). */
+int coremap_check(const struct coremap *cm, uint32_t counts[5]);
+
+#endif

@@ -1,0 +1,39 @@
+/* Per-hart state. tp points at the running hart's struct cpu in the kernel. */
+#ifndef FAULTLINE_CPU_H
+#define FAULTLINE_CPU_H
+
+#include "types.h"
+#include "config.h"
+#include "arch_api.h"
+
+struct thread;
+
+struct cpu {
+    uint32_t id;              /* logical number 0..ncpus-1 (what users see as "hart") */
+    uint32_t hartid;          /* the hardware hart id (mhartid) */
+    struct thread *current;   /* thread running on this hart, NULL in the scheduler */
+    struct context scheduler; /* the scheduler loop's saved registers */
+    int      irq_off_depth;   /* nesting of irq_save() */
+    bool     irq_were_on;     /* interrupt state before the outermost irq_save() */
+    bool     online;
+    bool     idle;            /* in wfi, waiting for work: wake it with an IPI */
+    uint64_t active_root;     /* page table loaded in satp (avoid needless switches) */
+    uint64_t next_tick;       /* next timer deadline (arch time units) */
+    uint64_t idle_time;       /* arch time units spent idle */
+    volatile uint32_t ipi_pending; /* IPI_* request bits */
+};
+
+#define IPI_RESCHEDULE  0x1   /* a thread became runnable: look again */
+#define IPI_TLB_FLUSH   0x2   /* flush this hart's TLB (shootdown) */
+#define IPI_HALT        0x4   /* stop: the machine is going down */
+
+extern struct cpu cpus[MAX_HARTS];
+extern uint32_t ncpus;
+
+static inline struct cpu *this_cpu(void) { return (struct cpu *)arch_cpu_self(); }
+
+/* Interrupt disabling that nests: spinlocks use it. */
+void irq_save(void);
+void irq_restore(void);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * Boot parameters from the kernel command line ("key=value key=value").
+ * Pure code with a table of known keys; host unit tested.
+ *
+ * An unknown key, or a value outside a key's documented choices, is an
+ * error: the parser writes a message naming the valid choices and the
+ * kernel stops the boot with it.
+ */
+#ifndef FAULTLINE_PARAM_H
+#define FAULTLINE_PARAM_H
+
+#include "types.h"
+
+enum mm_kind  { MM_SWAP, MM_PAGING };
+enum pc_kind  { PC_INLINE, PC_DAEMON };
+enum refbits_kind { REFBITS_HW, REFBITS_SW };
+
+struct boot_params {
+    enum mm_kind  mm;          /* mm=swap|paging, default paging */
+    enum pc_kind  pc;          /* pc=inline|daemon, default inline */
+    enum refbits_kind refbits; /* refbits=hw|sw, default hw */
+    uint64_t      mem_limit;   /* mem=SIZE in bytes (K, M, G suffixes); 0 = no cap */
+    char          init[64];    /* init=PATH, default "/init" */
+    bool          quiet;       /* quiet: no banner details */
+};
+
+/* Parses cmdline into *out (which it first fills with defaults).
+ * Returns 0, or -1 with a human-readable message in err (NUL-terminated,
+ * truncated to errlen) that names the offending key or value and lists the
+ * valid choices. */
+int params_parse(const char *cmdline, struct boot_params *out, char *err, size_t errlen);
+
+/* Writes "mm=paging pc=inline ..." describing *p, for the banner. */
+void params_describe(const struct boot_params *p, char *buf, size_t len);
+
+/* Parses "64M", "512K", "1G", "4096" into bytes. Returns 0 on success. */
+int params_parse_size(const char *s, size_t len, uint64_t *out);
+
+#endif

@@ -1,0 +1,128 @@
+/*
+ * Processes and threads.
+ *
+ * A process owns an address space, open files and children; it has one or
+ * more threads, which are what the scheduler runs. Both live in fixed
+ * tables (MAX_PROCS, MAX_THREADS), so running out is a clean -EAGAIN.
+ *
+ * Ownership: the process table owns struct proc; a proc owns its aspace and
+ * its file slots; the thread table owns struct thread and its kernel stack.
+ * Locks (outermost first): wait_lock, proc.lock, thread.lock. See
+ * docs/architecture.md for the full order.
+ */
+#ifndef FAULTLINE_PROC_H
+#define FAULTLINE_PROC_H
+
+#include "types.h"
+#include "config.h"
+#include "spinlock.h"
+#include "arch_api.h"
+#include <faultline/abi.h>
+
+struct aspace;
+struct file;
+
+enum thread_state {
+    T_UNUSED = 0,
+    T_EMBRYO,     /* being set up */
+    T_RUNNABLE,
+    T_RUNNING,
+    T_SLEEPING,
+    T_ZOMBIE,     /* exited, waiting to be joined */
+    T_DEAD,       /* exited, slot freed by the scheduler once switched away */
+};
+
+struct thread {
+    struct trapframe tf;          /* user registers (first: trap.S finds it via sscratch) */
+    struct spinlock lock;         /* state, chan, exit_value */
+    enum thread_state state;
+    void    *chan;                /* what a sleeping thread waits for */
+    int      tid;
+    struct proc *proc;            /* NULL for a kernel thread */
+    struct context context;       /* kernel registers while switched out */
+    uint64_t kstack_top;
+    int      affinity;            /* cpu id it is pinned to, or -1 */
+    int      cpu;                 /* cpu it last ran on, -1 never */
+    long     exit_value;          /* for thread_join */
+    bool     joined;              /* someone is already joining it */
+    bool     exited;              /* under proc.lock: has called thread_exit */
+    void   (*kentry)(void *);     /* kernel threads: body */
+    void    *karg;
+    /* CPU time in arch time units (arch_read_time) */
+    uint64_t utime, stime, stamp;
+    char     name[FL_NAME_MAX];
+};
+
+enum proc_state { P_UNUSED = 0, P_ALIVE, P_ZOMBIE };
+
+struct proc {
+    struct spinlock lock;         /* state, killed, nthreads, xstatus, times */
+    enum proc_state state;
+    int      pid;
+    struct proc *parent;          /* under wait_lock */
+    struct aspace *as;
+    struct file *files[MAX_OPEN_FILES];  /* used only by the process's own threads */
+    int      nthreads;            /* live (not ZOMBIE/DEAD) threads */
+    int      killed;              /* signal that is ending it, 0 if none */
+    bool     exiting;             /* one thread is tearing the process down */
+    int      xstatus;             /* wait status once ZOMBIE */
+    uint64_t dead_utime, dead_stime;     /* from threads already gone */
+    uint64_t child_utime, child_stime;   /* from reaped children */
+    char     name[FL_NAME_MAX];
+};
+
+extern struct thread threads[MAX_THREADS];
+extern struct proc procs[MAX_PROCS];
+extern struct spinlock wait_lock;
+
+static inline struct thread *current_thread(void);
+
+/* --- scheduler (sched.c) --- */
+_Noreturn void scheduler(void);
+void yield(void);
+void sched(void);                        /* caller holds only current->lock */
+void sleep_on(void *chan, struct spinlock *lk);
+void wakeup(void *chan);
+void make_runnable(struct thread *t);    /* caller holds t->lock */
+void kick_cpu_for(struct thread *t);     /* an idle hart that may run t: IPI it */
+void thread_first_entry(void);
+
+/* --- threads (thread.c) --- */
+void threads_init(void);
+struct thread *thread_alloc(struct proc *p, const char *name);   /* returned locked? no: UNUSED->reserved */
+void thread_free(struct thread *t);
+struct thread *kthread_create(const char *name, void (*fn)(void *), void *arg, int affinity);
+_Noreturn void thread_exit(long value);
+long thread_join(int tid, long *value);
+long thread_create_user(uint64_t pc, uint64_t sp, uint64_t a0, uint64_t a1);
+struct thread *thread_by_tid(int tid);
+
+/* --- processes (proc.c) --- */
+void procs_init(void);
+struct proc *proc_alloc(void);
+void proc_start_init(const char *path);
+long proc_fork(void);
+_Noreturn void proc_exit(int status);
+long proc_wait(int pid, uint64_t status_uva, int flags);
+long proc_kill(int pid, int sig);
+bool proc_killed(struct proc *p);
+void proc_stop_other_threads(struct proc *p);
+void proc_user_fault(const char *cause, uint64_t pc, uint64_t addr, int sig);
+int  proc_count(void);
+
+/* Time accounting at user/kernel crossings */
+void account_enter_kernel(struct thread *t);
+void account_leave_kernel(struct thread *t);
+void user_return_prepare(struct thread *t);   /* may not return: the process is killed */
+void cpu_send_ipi(struct cpu *c, uint32_t what);
+void ipi_interrupt(void);
+
+#include "cpu.h"
+static inline struct thread *current_thread(void) { return this_cpu()->current; }
+static inline struct proc *current_proc(void)
+{
+    struct thread *t = current_thread();
+    return t ? t->proc : NULL;
+}
+
+#endif

@@ -1,0 +1,262 @@
+/*
+ * Address spaces: creation, regions, fork's copy, sbrk, teardown, and TLB
+ * shootdown. Frames mapped into a space are FRAME_USER in the core map,
+ * owned by the space, with their virtual page recorded there.
+ */
+#include "aspace.h"
+#include "frame.h"
+#include "proc.h"
+#include "printk.h"
+#include "kstring.h"
+#include <faultline/errno.h>
+
+#define MAX_ASPACES (MAX_PROCS * 2)     /* exec holds the old and the new */
+
+static struct aspace aspaces[MAX_ASPACES];
+static struct spinlock aspaces_lock = SPINLOCK_INIT("aspaces");
+
+struct aspace *aspace_create(void)
+{
+    struct aspace *as = NULL;
+    spin_lock(&aspaces_lock);
+    for (int i = 0; i < MAX_ASPACES; i++) {
+        if (!aspaces[i].in_use) {
+            as = &aspaces[i];
+            as->in_use = true;
+            break;
+        }
+    }
+    spin_unlock(&aspaces_lock);
+    if (!as)
+        return NULL;
+    as->root = mmu_new_user_root();
+    if (!as->root) {
+        as->in_use = false;
+        return NULL;
+    }
+    sleeplock_init(&as->lock, "aspace");
+    as->nregions = 0;
+    as->heap_start = as->brk = 0;
+    as->resident = 0;
+    return as;
+}
+
+static void free_page(vaddr_t va, paddr_t pa, unsigned prot, void *ctx)
+{
+    (void)prot;
+    struct aspace *as = ctx;
+    mmu_unmap_page(as->root, va);
+    frame_free(pa);
+    as->resident--;
+}
+
+void aspace_destroy(struct aspace *as)
+{
+    /* Harts that still have this table loaded must drop it first. */
+    aspace_shootdown(as);
+    mmu_for_each_user_page(as->root, free_page, as);
+    mmu_free_user_root(as->root);
+    as->root = 0;
+    spin_lock(&aspaces_lock);
+    as->in_use = false;
+    spin_unlock(&aspaces_lock);
+}
+
+int aspace_add_region(struct aspace *as, vaddr_t start, vaddr_t end, unsigned prot, enum region_kind kind)
+{
+    if (as->nregions == ASPACE_MAX_REGIONS)
+        return -ENOMEM;
+    /* Only the heap may be empty: it starts at zero length and grows. */
+    if (start > end || (start == end && kind != REGION_HEAP) || end > USER_TOP || start < USER_BASE)
+        return -EINVAL;
+    for (int i = 0; i < as->nregions; i++)
+        if (start < as->regions[i].end && as->regions[i].start < end)
+            return -EINVAL;
+    as->regions[as->nregions++] = (struct region){ start, end, prot, kind };
+    return 0;
+}
+
+struct region *aspace_find_region(struct aspace *as, vaddr_t va)
+{
+    for (int i = 0; i < as->nregions; i++)
+        if (va >= as->regions[i].start && va < as->regions[i].end)
+            return &as->regions[i];
+    return NULL;
+}
+
+/* Allocates a zeroed frame and maps it at va with the region's rights. */
+int aspace_map_zero_page(struct aspace *as, vaddr_t va, unsigned prot)
+{
+    paddr_t pa = frame_alloc_zeroed(FRAME_USER);
+    if (!pa)
+        return -ENOMEM;
+    if (mmu_map_page(as->root, va, pa, prot | PROT_U)) {
+        frame_free(pa);
+        return -ENOMEM;
+    }
+    frame_set_owner(pa, as, va >> PAGE_SHIFT);
+    as->resident++;
+    return 0;
+}
+
+struct clone_ctx { struct aspace *dst; int rc; };
+
+static void copy_page(vaddr_t va, paddr_t pa, unsigned prot, void *arg)
+{
+    struct clone_ctx *cc = arg;
+    if (cc->rc)
+        return;
+    paddr_t copy = frame_alloc(FRAME_USER);
+    if (!copy) {
+        cc->rc = -ENOMEM;
+        return;
+    }
+    memcpy((void *)PA_TO_KVA(copy), (const void *)PA_TO_KVA(pa), PAGE_SIZE);
+    if (mmu_map_page(cc->dst->root, va, copy, prot)) {
+        frame_free(copy);
+        cc->rc = -ENOMEM;
+        return;
+    }
+    frame_set_owner(copy, cc->dst, va >> PAGE_SHIFT);
+    cc->dst->resident++;
+}
+
+int aspace_clone(struct aspace *src, struct aspace **out)
+{
+    struct aspace *dst = aspace_create();
+    if (!dst)
+        return -EAGAIN;
+    sleeplock_acquire(&src->lock);
+    memcpy(dst->regions, src->regions, sizeof dst->regions);
+    dst->nregions = src->nregions;
+    dst->heap_start = src->heap_start;
+    dst->brk = src->brk;
+    struct clone_ctx cc = { dst, 0 };
+    mmu_for_each_user_page(src->root, copy_page, &cc);
+    sleeplock_release(&src->lock);
+    if (cc.rc) {
+        aspace_destroy(dst);
+        return cc.rc;
+    }
+    *out = dst;
+    return 0;
+}
+
+static struct region *heap_region(struct aspace *as)
+{
+    for (int i = 0; i < as->nregions; i++)
+        if (as->regions[i].kind == REGION_HEAP)
+            return &as->regions[i];
+    return NULL;
+}
+
+static vaddr_t heap_limit(struct aspace *as)
+{
+    vaddr_t limit = USER_TOP;
+    for (int i = 0; i < as->nregions; i++)
+        if (as->regions[i].kind == REGION_STACK && as->regions[i].start < limit)
+            limit = as->regions[i].start;
+    return limit - USER_HEAP_GAP;
+}
+
+long aspace_sbrk(struct aspace *as, long increment)
+{
+    sleeplock_acquire(&as->lock);
+    struct region *heap = heap_region(as);
+    vaddr_t old = as->brk;
+    long rc = (long)old;
+    if (!heap) {
+        rc = -ENOMEM;
+    } else if (increment > 0) {
+        vaddr_t want = old + (uint64_t)increment;
+        uint64_t new_pages = (ALIGN_UP(want, PAGE_SIZE) - heap->end) >> PAGE_SHIFT;
+        /* Heap pages are demand-zero; refuse up front what memory could
+         * never hold, so a program gets -ENOMEM rather than a kill later. */
+        if (want < old || want > heap_limit(as) ||
+            (ALIGN_UP(want, PAGE_SIZE) > heap->end && new_pages > frames_free_count()))
+            rc = -ENOMEM;
+        else {
+            as->brk = want;
+            if (ALIGN_UP(want, PAGE_SIZE) > heap->end)
+                heap->end = ALIGN_UP(want, PAGE_SIZE);
+        }
+    } else if (increment < 0) {
+        uint64_t dec = -(uint64_t)increment;
+        if (dec > old - as->heap_start) {
+            rc = -EINVAL;
+        } else {
+            vaddr_t want = old - dec;
+            vaddr_t new_end = ALIGN_UP(want, PAGE_SIZE);
+            if (new_end < heap->end) {
+                /* Unmap first, flush every TLB that may hold them, then free. */
+                paddr_t freed[64];
+                int nfreed = 0;
+                for (vaddr_t va = new_end; va < heap->end; va += PAGE_SIZE) {
+                    paddr_t pa = mmu_unmap_page(as->root, va);
+                    if (!pa)
+                        continue;
+                    as->resident--;
+                    freed[nfreed++] = pa;
+                    if (nfreed == (int)ARRAY_SIZE(freed)) {
+                        aspace_shootdown(as);
+                        while (nfreed) frame_free(freed[--nfreed]);
+                    }
+                }
+                aspace_shootdown(as);
+                while (nfreed) frame_free(freed[--nfreed]);
+                heap->end = new_end > heap->start ? new_end : heap->start;
+            }
+            as->brk = want;
+        }
+    }
+    sleeplock_release(&as->lock);
+    return rc;
+}
+
+int aspace_write(struct aspace *as, vaddr_t va, const void *src, uint64_t n)
+{
+    const uint8_t *s = src;
+    while (n) {
+        vaddr_t page = ALIGN_DOWN(va, PAGE_SIZE);
+        uint64_t off = va - page, chunk = MIN(n, PAGE_SIZE - off);
+        paddr_t pa;
+        if (!mmu_lookup(as->root, page, &pa, NULL, NULL)) {
+            struct region *r = aspace_find_region(as, page);
+            if (!r)
+                return -EFAULT;
+            int rc = aspace_map_zero_page(as, page, r->prot);
+            if (rc)
+                return rc;
+            mmu_lookup(as->root, page, &pa, NULL, NULL);
+        }
+        memcpy((uint8_t *)PA_TO_KVA(pa) + off, s, chunk);
+        s += chunk;
+        va += chunk;
+        n -= chunk;
+    }
+    return 0;
+}
+
+/*
+ * Every hart whose satp holds as->root may cache its translations (the
+ * scheduler switches tables lazily). Ask each to flush, or to drop the
+ * table if it is not running a thread of as, and wait until all have.
+ * Waiting yields instead of spinning: under -icount the other hart can
+ * only run when this one gives up its turn.
+ */
+void aspace_shootdown(struct aspace *as)
+{
+    struct cpu *self = this_cpu();
+    irq_save();
+    if (self->active_root == as->root)
+        mmu_flush_local();
+    irq_restore();
+    for (uint32_t i = 0; i < ncpus; i++) {
+        struct cpu *c = &cpus[i];
+        if (c == this_cpu() || !c->online || c->active_root != as->root)
+            continue;
+        cpu_send_ipi(c, IPI_TLB_FLUSH);
+        while (__atomic_load_n(&c->ipi_pending, __ATOMIC_SEQ_CST) & IPI_TLB_FLUSH)
+            yield();
+    }
+}

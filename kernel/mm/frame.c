@@ -1,0 +1,80 @@
+/*
+ * The frame allocator: the pure core map (coremap.c) plus the "frames"
+ * spinlock, page zeroing, and the boot-time layout of the records.
+ */
+#include "frame.h"
+#include "fdt.h"
+#include "spinlock.h"
+#include "printk.h"
+#include "kstring.h"
+#include <arch/arch.h>
+
+static struct coremap core;
+static struct spinlock frames_lock = SPINLOCK_INIT("frames");
+
+static bool overlaps(paddr_t a, paddr_t b, const struct mem_range *r)
+{
+    return a < r->base + r->size && r->base < b;
+}
+
+void frames_init(paddr_t ram_base, paddr_t ram_top, paddr_t first_free,
+                 const struct mem_range *reserved, int nreserved)
+{
+    uint32_t nframes = (uint32_t)((ram_top - ram_base) >> PAGE_SHIFT);
+    size_t records_bytes = ALIGN_UP((uint64_t)nframes * sizeof(struct frame), PAGE_SIZE);
+    paddr_t records_pa = ALIGN_UP(first_free, PAGE_SIZE);
+    if (records_pa + records_bytes > ram_top)
+        panic("frames: memory too small for the core map (%lu frames)", (uint64_t)nframes);
+
+    coremap_init(&core, (struct frame *)PA_TO_KVA(records_pa), ram_base >> PAGE_SHIFT, nframes);
+
+    /* Release page by page so any reserved range, however it is aligned,
+     * keeps every frame it touches. */
+    paddr_t usable = records_pa + records_bytes;
+    for (paddr_t pa = usable; pa < ram_top; pa += PAGE_SIZE) {
+        bool skip = false;
+        for (int i = 0; i < nreserved && !skip; i++)
+            skip = overlaps(pa, pa + PAGE_SIZE, &reserved[i]);
+        if (!skip)
+            coremap_release(&core, pa >> PAGE_SHIFT, (pa >> PAGE_SHIFT) + 1);
+    }
+}
+
+paddr_t frame_alloc(enum frame_state state)
+{
+    spin_lock(&frames_lock);
+    pfn_t pfn = coremap_alloc(&core, state);
+    spin_unlock(&frames_lock);
+    return (paddr_t)pfn << PAGE_SHIFT;
+}
+
+paddr_t frame_alloc_zeroed(enum frame_state state)
+{
+    paddr_t pa = frame_alloc(state);
+    if (pa)
+        memset((void *)PA_TO_KVA(pa), 0, PAGE_SIZE);
+    return pa;
+}
+
+void frame_free(paddr_t pa)
+{
+    spin_lock(&frames_lock);
+    int rc = coremap_free(&core, pa >> PAGE_SHIFT);
+    spin_unlock(&frames_lock);
+    if (rc)
+        panic("frames: bad free of %lx (double free, pinned or not RAM)", (uint64_t)pa);
+}
+
+void frame_set_owner(paddr_t pa, void *owner, uint64_t vpn)
+{
+    spin_lock(&frames_lock);
+    struct frame *f = coremap_frame(&core, pa >> PAGE_SHIFT);
+    if (f) {
+        f->owner = owner;
+        f->vpn = vpn;
+    }
+    spin_unlock(&frames_lock);
+}
+
+uint64_t frames_free_count(void)  { return core.nfree; }
+uint64_t frames_total_count(void) { return core.nmanaged; }

@@ -1,0 +1,317 @@
+/*
+ * Processes: the table, fork, exit, wait, kill, and the first process.
+ */
+#include "proc.h"
+#include "aspace.h"
+#include "file.h"
+#include "exec.h"
+#include "mmu.h"
+#include "printk.h"
+#include "kstring.h"
+#include "usercopy.h"
+#include <faultline/errno.h>
+
+struct proc procs[MAX_PROCS];
+struct spinlock wait_lock = SPINLOCK_INIT("wait");
+static int next_pid = 1;
+static struct proc *init_proc;
+
+void thread_reap_all(struct proc *p, struct thread *except);
+
+void procs_init(void)
+{
+    for (int i = 0; i < MAX_PROCS; i++)
+        spin_init(&procs[i].lock, "proc");
+}
+
+/* A fresh ALIVE process with no threads, address space or files. */
+struct proc *proc_alloc(void)
+{
+    for (int i = 0; i < MAX_PROCS; i++) {
+        struct proc *p = &procs[i];
+        spin_lock(&p->lock);
+        if (p->state != P_UNUSED) {
+            spin_unlock(&p->lock);
+            continue;
+        }
+        p->state = P_ALIVE;
+        p->pid = __atomic_fetch_add(&next_pid, 1, __ATOMIC_RELAXED);
+        p->parent = NULL;
+        p->as = NULL;
+        memset(p->files, 0, sizeof p->files);
+        p->nthreads = 0;
+        p->killed = 0;
+        p->exiting = false;
+        p->xstatus = 0;
+        p->dead_utime = p->dead_stime = 0;
+        p->child_utime = p->child_stime = 0;
+        p->name[0] = '\0';
+        spin_unlock(&p->lock);
+        return p;
+    }
+    return NULL;
+}
+
+static void proc_release(struct proc *p)
+{
+    spin_lock(&p->lock);
+    p->state = P_UNUSED;
+    p->pid = 0;
+    spin_unlock(&p->lock);
+}
+
+int proc_count(void)
+{
+    int n = 0;
+    for (int i = 0; i < MAX_PROCS; i++)
+        n += procs[i].state != P_UNUSED;
+    return n;
+}
+
+static void init_entry(void *arg)
+{
+    const char *path = arg;
+    char *argv[] = { (char *)path, NULL };
+    long rc = exec_kernel_argv(path, argv);
+    if (rc < 0)
+        panic("cannot start %s: error %ld", path, -rc);
+}
+
+void proc_start_init(const char *path)
+{
+    struct proc *p = proc_alloc();
+    if (!p)
+        panic("no process slot for init");
+    p->as = aspace_create();
+    if (!p->as)
+        panic("no address space for init");
+    if (files_open_console(p))
+        panic("cannot open the console for init");
+    struct thread *t = thread_alloc(p, "init");
+    if (!t)
+        panic("no thread for init");
+    kstrlcpy(p->name, "init", sizeof p->name);
+    p->nthreads = 1;
+    t->kentry = init_entry;
+    t->karg = (void *)path;
+    init_proc = p;
+    spin_lock(&t->lock);
+    make_runnable(t);
+    spin_unlock(&t->lock);
+}
+
+long proc_fork(void)
+{
+    struct thread *pt = current_thread();
+    struct proc *parent = pt->proc;
+    struct proc *child = proc_alloc();
+    if (!child)
+        return -EAGAIN;
+    int rc = aspace_clone(parent->as, &child->as);
+    if (rc) {
+        proc_release(child);
+        return rc;
+    }
+    struct thread *t = thread_alloc(child, parent->name);
+    if (!t) {
+        aspace_destroy(child->as);
+        proc_release(child);
+        return -EAGAIN;
+    }
+    files_fork(parent, child);
+    kstrlcpy(child->name, parent->name, sizeof child->name);
+    uint64_t ksp = t->tf.kernel_sp;
+    t->tf = pt->tf;
+    t->tf.kernel_sp = ksp;
+    tf_set_return(&t->tf, 0);
+    child->nthreads = 1;
+
+    spin_lock(&wait_lock);
+    child->parent = parent;
+    spin_unlock(&wait_lock);
+
+    int pid = child->pid;
+    spin_lock(&t->lock);
+    make_runnable(t);
+    spin_unlock(&t->lock);
+    return pid;
+}
+
+bool proc_killed(struct proc *p)
+{
+    return __atomic_load_n(&p->killed, __ATOMIC_RELAXED) != 0;
+}
+
+/* Wakes every thread of p so that it notices p->killed, and interrupts the
+ * ones running on other harts. Caller holds p->lock. */
+static void nudge_threads(struct proc *p, struct thread *except)
+{
+    for (int i = 0; i < MAX_THREADS; i++) {
+        struct thread *t = &threads[i];
+        if (t == except || t->proc != p)
+            continue;
+        spin_lock(&t->lock);
+        if (t->proc == p) {
+            if (t->state == T_SLEEPING)
+                make_runnable(t);
+            else if (t->state == T_RUNNING && t->cpu >= 0 && &cpus[t->cpu] != this_cpu())
+                cpu_send_ipi(&cpus[t->cpu], IPI_RESCHEDULE);
+        }
+        spin_unlock(&t->lock);
+    }
+}
+
+/* Makes every other thread of p exit and waits until they have. */
+void proc_stop_other_threads(struct proc *p)
+{
+    struct thread *self = current_thread();
+    spin_lock(&p->lock);
+    while (p->nthreads > 1) {
+        nudge_threads(p, self);
+        sleep_on(&p->nthreads, &p->lock);
+    }
+    spin_unlock(&p->lock);
+    thread_reap_all(p, self);
+}
+
+static void reparent_children(struct proc *p)
+{
+    for (int i = 0; i < MAX_PROCS; i++) {
+        struct proc *c = &procs[i];
+        if (c->parent == p) {
+            c->parent = init_proc;
+            wakeup(init_proc);
+        }
+    }
+}
+
+_Noreturn void proc_exit(int status)
+{
+    struct thread *t = current_thread();
+    struct proc *p = t->proc;
+    if (p == init_proc)
+        panic("init exited (status %d)", status);
+
+    spin_lock(&p->lock);
+    if (p->exiting) {
+        /* Another thread is already tearing the process down. */
+        spin_unlock(&p->lock);
+        thread_exit(0);
+    }
+    p->exiting = true;
+    if (!p->killed)
+        p->killed = SIGKILL;   /* tells the other threads to leave */
+    p->xstatus = status;
+    spin_unlock(&p->lock);
+
+    proc_stop_other_threads(p);
+    files_close_all(p);
+
+    /* Leave the address space before freeing it. */
+    struct cpu *c = this_cpu();
+    irq_save();
+    mmu_activate(kernel_pagetable);
+    c->active_root = kernel_pagetable;
+    irq_restore();
+    aspace_destroy(p->as);
+    p->as = NULL;
+
+    spin_lock(&wait_lock);
+    reparent_children(p);
+    spin_lock(&p->lock);
+    p->dead_utime += t->utime;
+    p->dead_stime += t->stime;
+    p->nthreads = 0;
+    p->state = P_ZOMBIE;
+    spin_unlock(&p->lock);
+    wakeup(p->parent);
+    spin_unlock(&wait_lock);
+
+    spin_lock(&t->lock);
+    t->state = T_DEAD;
+    sched();
+    panic("proc_exit: dead thread ran again");
+}
+
+long proc_wait(int pid, uint64_t status_uva, int flags)
+{
+    struct proc *self = current_proc();
+    if (status_uva) {
+        /* Check the pointer before reaping, so a bad one loses no status. */
+        int zero = 0;
+        if (copy_to_user(status_uva, &zero, sizeof zero))
+            return -EFAULT;
+    }
+    spin_lock(&wait_lock);
+    for (;;) {
+        bool have_kids = false;
+        for (int i = 0; i < MAX_PROCS; i++) {
+            struct proc *c = &procs[i];
+            if (c->parent != self || (pid > 0 && c->pid != pid))
+                continue;
+            have_kids = true;
+            spin_lock(&c->lock);
+            if (c->state == P_ZOMBIE) {
+                int cpid = c->pid, st = c->xstatus;
+                self->child_utime += c->dead_utime + c->child_utime;
+                self->child_stime += c->dead_stime + c->child_stime;
+                c->parent = NULL;
+                c->state = P_UNUSED;
+                c->pid = 0;
+                spin_unlock(&c->lock);
+                spin_unlock(&wait_lock);
+                if (status_uva && copy_to_user(status_uva, &st, sizeof st))
+                    return -EFAULT;
+                return cpid;
+            }
+            spin_unlock(&c->lock);
+        }
+        if (!have_kids) {
+            spin_unlock(&wait_lock);
+            return -ECHILD;
+        }
+        if (flags & WNOHANG) {
+            spin_unlock(&wait_lock);
+            return 0;
+        }
+        if (proc_killed(self)) {
+            spin_unlock(&wait_lock);
+            return -EINTR;
+        }
+        sleep_on(self, &wait_lock);
+    }
+}
+
+long proc_kill(int pid, int sig)
+{
+    if (sig <= 0 || sig >= NSIG)
+        return -EINVAL;
+    for (int i = 0; i < MAX_PROCS; i++) {
+        struct proc *p = &procs[i];
+        spin_lock(&p->lock);
+        if (p->state == P_ALIVE && p->pid == pid) {
+            if (p == init_proc) {
+                spin_unlock(&p->lock);
+                return -EPERM;
+            }
+            if (!p->killed)
+                p->killed = sig;
+            nudge_threads(p, current_thread());
+            spin_unlock(&p->lock);
+            return 0;
+        }
+        spin_unlock(&p->lock);
+    }
+    return -ESRCH;
+}
+
+void proc_user_fault(const char *cause, uint64_t pc, uint64_t addr, int sig)
+{
+    struct proc *p = current_proc();
+    kprintf("faultline: killed pid=%d name=%s cause=%s sepc=0x%lx stval=0x%lx\n",
+            p->pid, p->name, cause, pc, addr);
+    spin_lock(&p->lock);
+    if (!p->killed)
+        p->killed = sig;
+    spin_unlock(&p->lock);
+}

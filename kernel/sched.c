@@ -1,0 +1,247 @@
+/*
+ * The scheduler: one loop per hart, round-robin over the thread table,
+ * honouring CPU affinity. A thread gives up the hart through sched(), which
+ * switches to the hart's scheduler context; the scheduler holds the chosen
+ * thread's lock across the switch, and the thread releases it when it runs
+ * (and the other way round on the way out), so no other hart can pick a
+ * thread that is still on its way off a hart.
+ *
+ * An idle hart waits in wfi and is woken by an IPI when work appears for
+ * it: it never spins, which matters under -icount (a spinning hart's
+ * instructions would count against everyone) and on a laptop.
+ */
+#include "proc.h"
+#include "printk.h"
+#include "mmu.h"
+#include "aspace.h"
+
+static uint32_t pick_cursor;   /* where the next scan starts: fairness hint */
+
+static bool may_run_here(const struct thread *t, const struct cpu *c)
+{
+    return t->affinity < 0 || t->affinity == (int)c->id;
+}
+
+/* Returns a RUNNABLE thread for this hart with its lock held, or NULL. */
+static struct thread *pick_next(struct cpu *c)
+{
+    uint32_t start = __atomic_load_n(&pick_cursor, __ATOMIC_RELAXED);
+    for (uint32_t i = 0; i < MAX_THREADS; i++) {
+        struct thread *t = &threads[(start + i) % MAX_THREADS];
+        /* Unlocked peek first: taking 128 locks per pick would be slow. */
+        if (t->state != T_RUNNABLE || !may_run_here(t, c))
+            continue;
+        spin_lock(&t->lock);
+        if (t->state == T_RUNNABLE && may_run_here(t, c)) {
+            __atomic_store_n(&pick_cursor, (start + i + 1) % MAX_THREADS, __ATOMIC_RELAXED);
+            return t;
+        }
+        spin_unlock(&t->lock);
+    }
+    return NULL;
+}
+
+static bool work_for(const struct cpu *c)
+{
+    for (uint32_t i = 0; i < MAX_THREADS; i++) {
+        const struct thread *t = &threads[i];
+        if (t->state == T_RUNNABLE && may_run_here(t, c))
+            return true;
+    }
+    return false;
+}
+
+static void switch_address_space(struct cpu *c, uint64_t root)
+{
+    if (c->active_root != root) {
+        mmu_activate(root);
+        c->active_root = root;
+    }
+}
+
+static void run(struct cpu *c, struct thread *t)
+{
+    t->state = T_RUNNING;
+    t->cpu = (int)c->id;
+    t->tf.kernel_tp = (uint64_t)c;
+    c->current = t;
+    if (t->proc)
+        switch_address_space(c, t->proc->as->root);
+    arch_context_switch(&c->scheduler, &t->context);
+    c->current = NULL;
+    /* A thread that has finished may have its address space freed as soon
+     * as we let go of its lock: stop using its page table first. */
+    if (t->state == T_ZOMBIE || t->state == T_DEAD)
+        switch_address_space(c, kernel_pagetable);
+    if (t->state == T_DEAD)
+        thread_free(t);
+    spin_unlock(&t->lock);
+}
+
+static void idle(struct cpu *c)
+{
+    uint64_t t0 = arch_read_time();
+    __atomic_store_n(&c->idle, true, __ATOMIC_SEQ_CST);
+    /* Re-check after announcing ourselves idle: a waker that missed the
+     * flag made its thread RUNNABLE before we looked. wfi wakes on a
+     * pending interrupt even with interrupts masked. */
+    if (!work_for(c))
+        arch_wait_for_interrupt();
+    __atomic_store_n(&c->idle, false, __ATOMIC_SEQ_CST);
+    c->idle_time += arch_read_time() - t0;
+}
+
+_Noreturn void scheduler(void)
+{
+    struct cpu *c = this_cpu();
+    c->current = NULL;
+    for (;;) {
+        /* Take pending interrupts (devices, IPIs) between picks. */
+        arch_intr_on();
+        arch_intr_off();
+        struct thread *t = pick_next(c);
+        if (t)
+            run(c, t);
+        else
+            idle(c);
+    }
+}
+
+void sched(void)
+{
+    struct thread *t = current_thread();
+    struct cpu *c = this_cpu();
+    if (!spin_held(&t->lock))
+        panic("sched: thread lock not held");
+    if (c->irq_off_depth != 1)
+        panic("sched: holding %d locks", c->irq_off_depth);
+    if (t->state == T_RUNNING)
+        panic("sched: thread still RUNNING");
+    if (arch_intr_enabled())
+        panic("sched: interrupts on");
+    bool were_on = c->irq_were_on;
+    uint64_t now = arch_read_time();
+    t->stime += now - t->stamp;
+    arch_context_switch(&t->context, &c->scheduler);
+    /* We may resume on another hart. */
+    c = this_cpu();
+    c->irq_were_on = were_on;
+    t->stamp = arch_read_time();
+}
+
+void yield(void)
+{
+    struct thread *t = current_thread();
+    spin_lock(&t->lock);
+    t->state = T_RUNNABLE;
+    sched();
+    spin_unlock(&t->lock);
+}
+
+/*
+ * Atomically releases lk and sleeps on chan; reacquires lk when woken.
+ * Taking t->lock before dropping lk means a wakeup(chan) issued after we
+ * tested our condition cannot be lost: wakeup needs t->lock too.
+ */
+void sleep_on(void *chan, struct spinlock *lk)
+{
+    struct thread *t = current_thread();
+    if (lk != &t->lock) {
+        spin_lock(&t->lock);
+        spin_unlock(lk);
+    }
+    t->chan = chan;
+    t->state = T_SLEEPING;
+    sched();
+    t->chan = NULL;
+    if (lk != &t->lock) {
+        spin_unlock(&t->lock);
+        spin_lock(lk);
+    }
+}
+
+void make_runnable(struct thread *t)
+{
+    t->state = T_RUNNABLE;
+    kick_cpu_for(t);
+}
+
+void wakeup(void *chan)
+{
+    struct thread *self = current_thread();
+    for (int i = 0; i < MAX_THREADS; i++) {
+        struct thread *t = &threads[i];
+        if (t == self || t->state != T_SLEEPING)
+            continue;
+        spin_lock(&t->lock);
+        if (t->state == T_SLEEPING && t->chan == chan)
+            make_runnable(t);
+        spin_unlock(&t->lock);
+    }
+}
+
+static void ipi(struct cpu *c, uint32_t what)
+{
+    __atomic_fetch_or(&c->ipi_pending, what, __ATOMIC_SEQ_CST);
+    arch_ipi_send(c->hartid);
+}
+
+/* Wakes one idle hart that may run t; a busy hart finds it at its next pick. */
+void kick_cpu_for(struct thread *t)
+{
+    struct cpu *self = this_cpu();
+    for (uint32_t i = 0; i < ncpus; i++) {
+        struct cpu *c = &cpus[i];
+        if (c == self || !c->online || !may_run_here(t, c))
+            continue;
+        if (__atomic_load_n(&c->idle, __ATOMIC_SEQ_CST)) {
+            ipi(c, IPI_RESCHEDULE);
+            return;
+        }
+    }
+}
+
+void cpu_send_ipi(struct cpu *c, uint32_t what)
+{
+    ipi(c, what);
+}
+
+/* First code a new thread runs, entered from the scheduler's switch. */
+void thread_first_entry(void)
+{
+    struct thread *t = current_thread();
+    spin_unlock(&t->lock);
+    t->stamp = arch_read_time();
+    if (t->kentry) {
+        /* Kernel threads run their body; a process's first thread may too
+         * (init execs its program here) before going to user mode. */
+        arch_intr_on();
+        t->kentry(t->karg);
+        if (!t->proc)
+            thread_exit(0);
+        arch_intr_off();
+    }
+    user_return_prepare(t);
+    arch_return_to_user(&t->tf);
+}
+
+void ipi_interrupt(void)
+{
+    struct cpu *c = this_cpu();
+    arch_ipi_clear();
+    uint32_t what = __atomic_load_n(&c->ipi_pending, __ATOMIC_SEQ_CST);
+    if (what & IPI_TLB_FLUSH) {
+        /* Drop a table we hold only lazily: its space may be going away. */
+        struct thread *t = c->current;
+        if (!t || !t->proc || t->proc->as->root != c->active_root) {
+            mmu_activate(kernel_pagetable);
+            c->active_root = kernel_pagetable;
+        } else {
+            mmu_flush_local();
+        }
+    }
+    __atomic_fetch_and(&c->ipi_pending, ~what, __ATOMIC_SEQ_CST);
+    if (what & IPI_HALT)
+        for (;;)
+            arch_wait_for_interrupt();
+}

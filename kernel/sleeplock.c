@@ -1,0 +1,40 @@
+#include "sleeplock.h"
+#include "proc.h"
+#include "printk.h"
+
+void sleeplock_init(struct sleeplock *l, const char *name)
+{
+    spin_init(&l->guard, name);
+    l->locked = false;
+    l->holder = NULL;
+    l->name = name;
+}
+
+void sleeplock_acquire(struct sleeplock *l)
+{
+    spin_lock(&l->guard);
+    while (l->locked)
+        sleep_on(l, &l->guard);
+    l->locked = true;
+    l->holder = current_thread();
+    spin_unlock(&l->guard);
+}
+
+void sleeplock_release(struct sleeplock *l)
+{
+    spin_lock(&l->guard);
+    if (!l->locked || l->holder != current_thread())
+        panic("sleeplock %s: released by a thread that does not hold it", l->name);
+    l->locked = false;
+    l->holder = NULL;
+    wakeup(l);
+    spin_unlock(&l->guard);
+}
+
+bool sleeplock_held(struct sleeplock *l)
+{
+    spin_lock(&l->guard);
+    bool held = l->locked && l->holder == current_thread();
+    spin_unlock(&l->guard);
+    return held;
+}

@@ -1,0 +1,57 @@
+/*
+ * System call dispatch: one table indexed by number. Each entry adapts the
+ * raw argument registers to the typed kernel function, so the functions
+ * themselves read like ordinary C.
+ */
+#include "syscall.h"
+#include "sysproc.h"
+#include "file.h"
+#include "exec.h"
+#include "ktime.h"
+#include <faultline/syscall.h>
+#include <faultline/errno.h>
+
+typedef long (*syscall_fn)(const uint64_t *a);
+
+#define ARGS0(f)  static long do_##f(const uint64_t *a) { (void)a; return f(); }
+#define ARGS1(f)  static long do_##f(const uint64_t *a) { return f(a[0]); }
+#define ARGS2(f)  static long do_##f(const uint64_t *a) { return f(a[0], a[1]); }
+#define ARGS3(f)  static long do_##f(const uint64_t *a) { return f(a[0], a[1], a[2]); }
+#define ARGS4(f)  static long do_##f(const uint64_t *a) { return f(a[0], a[1], a[2], a[3]); }
+
+ARGS0(sys_getpid)     ARGS1(sys_exit)       ARGS0(sys_fork)      ARGS2(sys_exec)
+ARGS1(sys_wait)       ARGS2(sys_kill)       ARGS1(sys_sbrk)      ARGS1(sys_sleep)
+ARGS0(sys_uptime)     ARGS3(sys_read)       ARGS3(sys_write)     ARGS2(sys_open)
+ARGS1(sys_close)      ARGS1(sys_dup)        ARGS2(sys_readdir)   ARGS2(sys_fstat)
+ARGS4(sys_thread_create) ARGS1(sys_thread_exit) ARGS2(sys_thread_join) ARGS0(sys_gettid)
+ARGS2(sys_set_affinity)  ARGS2(sys_procinfo)    ARGS1(sys_times)       ARGS1(sys_halt)
+ARGS1(sys_sysinfo)    ARGS1(sys_unlink)     ARGS0(sys_yield)     ARGS3(sys_wait_pid)
+ARGS0(sys_gethart)
+
+static const syscall_fn table[SYS_COUNT] = {
+    [SYS_getpid] = do_sys_getpid,   [SYS_exit] = do_sys_exit,
+    [SYS_fork] = do_sys_fork,       [SYS_exec] = do_sys_exec,
+    [SYS_wait] = do_sys_wait,       [SYS_kill] = do_sys_kill,
+    [SYS_sbrk] = do_sys_sbrk,       [SYS_sleep] = do_sys_sleep,
+    [SYS_uptime] = do_sys_uptime,   [SYS_read] = do_sys_read,
+    [SYS_write] = do_sys_write,     [SYS_open] = do_sys_open,
+    [SYS_close] = do_sys_close,     [SYS_dup] = do_sys_dup,
+    [SYS_readdir] = do_sys_readdir, [SYS_fstat] = do_sys_fstat,
+    [SYS_thread_create] = do_sys_thread_create, [SYS_thread_exit] = do_sys_thread_exit,
+    [SYS_thread_join] = do_sys_thread_join,     [SYS_gettid] = do_sys_gettid,
+    [SYS_set_affinity] = do_sys_set_affinity,   [SYS_procinfo] = do_sys_procinfo,
+    [SYS_times] = do_sys_times,     [SYS_halt] = do_sys_halt,
+    [SYS_sysinfo] = do_sys_sysinfo, [SYS_unlink] = do_sys_unlink,
+    [SYS_yield] = do_sys_yield,     [SYS_wait_pid] = do_sys_wait_pid,
+    [SYS_gethart] = do_sys_gethart,
+};
+
+void syscall_dispatch(struct trapframe *tf)
+{
+    uint64_t nr = tf_syscall_nr(tf);
+    uint64_t a[6];
+    for (int i = 0; i < 6; i++)
+        a[i] = tf_arg(tf, i);
+    long rc = nr < SYS_COUNT && table[nr] ? table[nr](a) : -ENOSYS;
+    tf_set_return(tf, (uint64_t)rc);
+}

@@ -1,0 +1,243 @@
+/*
+ * The thread table and kernel stacks, thread creation, exit and join.
+ *
+ * Kernel stacks live in their own area of kernel address space, one slot
+ * per thread-table entry with an unmapped guard page below each, so an
+ * overflow faults instead of silently corrupting a neighbour. A slot's
+ * frames are kept once allocated: unmapping kernel pages would need a TLB
+ * shootdown on every hart, and the table is small.
+ */
+#include "proc.h"
+#include "frame.h"
+#include "mmu.h"
+#include "printk.h"
+#include "kstring.h"
+#include "aspace.h"
+#include <faultline/errno.h>
+
+struct thread threads[MAX_THREADS];
+static int next_tid = 1;
+static struct spinlock kstack_lock = SPINLOCK_INIT("kstack");
+
+#define KSTACK_SLOT_SIZE ((KSTACK_PAGES + 1) * PAGE_SIZE)   /* + guard page */
+
+void threads_init(void)
+{
+    _Static_assert(MAX_THREADS * KSTACK_SLOT_SIZE <= KSTACK_AREA_SIZE, "kernel stack area too small");
+    for (int i = 0; i < MAX_THREADS; i++) {
+        spin_init(&threads[i].lock, "thread");
+        threads[i].state = T_UNUSED;
+    }
+}
+
+/* Maps slot i's stack if it never was; returns its top or 0. */
+static uint64_t kstack_for_slot(int i)
+{
+    uint64_t base = KSTACK_AREA_BASE + (uint64_t)i * KSTACK_SLOT_SIZE + PAGE_SIZE;
+    uint64_t top = base + KSTACK_PAGES * PAGE_SIZE;
+    int rc = 0;
+    spin_lock(&kstack_lock);
+    for (int p = 0; p < KSTACK_PAGES && rc == 0; p++) {
+        uint64_t va = base + (uint64_t)p * PAGE_SIZE;
+        if (mmu_lookup(kernel_pagetable, va, NULL, NULL, NULL))
+            continue;
+        paddr_t f = frame_alloc(FRAME_KERNEL);
+        if (!f) {
+            rc = -ENOMEM;
+            break;
+        }
+        rc = mmu_map_page(kernel_pagetable, va, f, PROT_R | PROT_W | PROT_G);
+        if (rc)
+            frame_free(f);
+    }
+    spin_unlock(&kstack_lock);
+    return rc ? 0 : top;
+}
+
+/* Reserves a thread slot (state EMBRYO, not locked) for process p. */
+struct thread *thread_alloc(struct proc *p, const char *name)
+{
+    for (int i = 0; i < MAX_THREADS; i++) {
+        struct thread *t = &threads[i];
+        if (t->state != T_UNUSED)
+            continue;
+        spin_lock(&t->lock);
+        if (t->state != T_UNUSED) {
+            spin_unlock(&t->lock);
+            continue;
+        }
+        t->state = T_EMBRYO;
+        spin_unlock(&t->lock);
+
+        uint64_t top = kstack_for_slot(i);
+        if (!top) {
+            spin_lock(&t->lock);
+            t->state = T_UNUSED;
+            spin_unlock(&t->lock);
+            return NULL;
+        }
+        t->tid = __atomic_fetch_add(&next_tid, 1, __ATOMIC_RELAXED);
+        t->proc = p;
+        t->chan = NULL;
+        t->kstack_top = top;
+        t->affinity = -1;
+        t->cpu = -1;
+        t->exit_value = 0;
+        t->joined = false;
+        t->exited = false;
+        t->kentry = NULL;
+        t->karg = NULL;
+        t->utime = t->stime = 0;
+        t->stamp = arch_read_time();
+        kstrlcpy(t->name, name, sizeof t->name);
+        memset(&t->tf, 0, sizeof t->tf);
+        t->tf.kernel_sp = top;
+        arch_context_init(&t->context, top, thread_first_entry);
+        return t;
+    }
+    return NULL;
+}
+
+/* Caller holds t->lock, and t is off every hart. */
+void thread_free(struct thread *t)
+{
+    t->proc = NULL;
+    t->chan = NULL;
+    t->tid = 0;
+    t->state = T_UNUSED;
+}
+
+static void start(struct thread *t)
+{
+    spin_lock(&t->lock);
+    make_runnable(t);
+    spin_unlock(&t->lock);
+}
+
+struct thread *kthread_create(const char *name, void (*fn)(void *), void *arg, int affinity)
+{
+    struct thread *t = thread_alloc(NULL, name);
+    if (!t)
+        return NULL;
+    t->kentry = fn;
+    t->karg = arg;
+    t->affinity = affinity;
+    start(t);
+    return t;
+}
+
+struct thread *thread_by_tid(int tid)
+{
+    for (int i = 0; i < MAX_THREADS; i++)
+        if (threads[i].state != T_UNUSED && threads[i].tid == tid)
+            return &threads[i];
+    return NULL;
+}
+
+long thread_create_user(uint64_t pc, uint64_t sp, uint64_t a0, uint64_t a1)
+{
+    struct proc *p = current_proc();
+    if (pc < USER_BASE || pc >= USER_TOP || sp <= USER_BASE || sp > USER_TOP || (sp & 15))
+        return -EINVAL;
+    struct thread *t = thread_alloc(p, p->name);
+    if (!t)
+        return -EAGAIN;
+    arch_trapframe_init(&t->tf, pc, sp, a0, a1);
+    spin_lock(&p->lock);
+    if (p->killed || p->exiting) {
+        spin_unlock(&p->lock);
+        spin_lock(&t->lock);
+        thread_free(t);
+        spin_unlock(&t->lock);
+        return -EINTR;
+    }
+    p->nthreads++;
+    spin_unlock(&p->lock);
+    int tid = t->tid;
+    start(t);
+    return tid;
+}
+
+/* Waits until t, which has called thread_exit, is off its hart. */
+static void wait_switched_off(struct thread *t)
+{
+    for (;;) {
+        spin_lock(&t->lock);
+        if (t->state == T_ZOMBIE)
+            return;                 /* locked */
+        spin_unlock(&t->lock);
+        yield();
+    }
+}
+
+/* Frees every ZOMBIE thread of p (process teardown, after all exited). */
+void thread_reap_all(struct proc *p, struct thread *except)
+{
+    for (int i = 0; i < MAX_THREADS; i++) {
+        struct thread *t = &threads[i];
+        if (t == except || t->proc != p || t->state == T_UNUSED)
+            continue;
+        wait_switched_off(t);
+        thread_free(t);
+        spin_unlock(&t->lock);
+    }
+}
+
+_Noreturn void thread_exit(long value)
+{
+    struct thread *t = current_thread();
+    struct proc *p = t->proc;
+    if (p) {
+        spin_lock(&p->lock);
+        if (p->nthreads == 1 && !p->exiting) {
+            /* The last thread leaving ends the process, as in POSIX. */
+            spin_unlock(&p->lock);
+            proc_exit(0);
+        }
+        p->nthreads--;
+        t->exited = true;
+        t->exit_value = value;
+        p->dead_utime += t->utime;
+        p->dead_stime += t->stime;
+        wakeup(&p->nthreads);
+        spin_unlock(&p->lock);
+    }
+    spin_lock(&t->lock);
+    t->state = p ? T_ZOMBIE : T_DEAD;
+    sched();
+    panic("thread_exit: zombie thread %d ran again", t->tid);
+}
+
+long thread_join(int tid, long *value)
+{
+    struct thread *self = current_thread();
+    struct proc *p = self->proc;
+    if (tid == self->tid)
+        return -EDEADLK;
+    spin_lock(&p->lock);
+    struct thread *t = thread_by_tid(tid);
+    if (!t || t->proc != p) {
+        spin_unlock(&p->lock);
+        return -ESRCH;
+    }
+    if (t->joined) {
+        spin_unlock(&p->lock);
+        return -EINVAL;
+    }
+    t->joined = true;
+    while (!t->exited && !p->killed)
+        sleep_on(&p->nthreads, &p->lock);
+    if (!t->exited) {
+        t->joined = false;
+        spin_unlock(&p->lock);
+        return -EINTR;
+    }
+    long v = t->exit_value;
+    spin_unlock(&p->lock);
+    wait_switched_off(t);
+    thread_free(t);
+    spin_unlock(&t->lock);
+    if (value)
+        *value = v;
+    return 0;
+}

@@ -1,0 +1,77 @@
+/*
+ * The scheduler tick (SCHED_TICK_US on every hart) and sleeping.
+ * Arch time units are those of arch_read_time(), at the device tree's
+ * timebase-frequency (10 MHz on QEMU virt).
+ */
+#include "ktime.h"
+#include "cpu.h"
+#include "proc.h"
+#include "board.h"
+#include <faultline/errno.h>
+
+#define US_PER_SEC 1000000UL
+#define MS_PER_SEC 1000UL
+
+static uint64_t timebase;
+static uint64_t tick_units;
+static uint64_t boot_time;
+static struct spinlock sleep_lock = SPINLOCK_INIT("sleep");
+static int sleepers;
+
+void time_init(uint64_t timebase_hz)
+{
+    timebase = timebase_hz;
+    tick_units = timebase_hz * SCHED_TICK_US / US_PER_SEC;
+    boot_time = arch_read_time();
+}
+
+uint64_t time_to_us(uint64_t units)
+{
+    /* Split to avoid overflow for long uptimes. */
+    return units / timebase * US_PER_SEC + units % timebase * US_PER_SEC / timebase;
+}
+
+uint64_t time_now_us(void)
+{
+    return time_to_us(arch_read_time() - boot_time);
+}
+
+void timer_start_hart(struct cpu *c)
+{
+    c->next_tick = arch_read_time() + tick_units;
+    arch_timer_program(c->next_tick);
+}
+
+void timer_interrupt(void)
+{
+    struct cpu *c = this_cpu();
+    uint64_t now = arch_read_time();
+    /* Next deadline from now, not from the last one: after a long stop
+     * (GDB, host load) we must not replay every missed tick. */
+    c->next_tick = now + tick_units;
+    arch_timer_program(c->next_tick);
+    if (c->id == 0 && __atomic_load_n(&sleepers, __ATOMIC_RELAXED)) {
+        spin_lock(&sleep_lock);
+        wakeup(&sleepers);
+        spin_unlock(&sleep_lock);
+    }
+}
+
+long sys_sleep(uint64_t ms)
+{
+    uint64_t start = arch_read_time();
+    uint64_t units = ms * (timebase / MS_PER_SEC);
+    long rc = 0;
+    spin_lock(&sleep_lock);
+    sleepers++;
+    while (arch_read_time() - start < units) {
+        if (proc_killed(current_proc())) {
+            rc = -EINTR;
+            break;
+        }
+        sleep_on(&sleepers, &sleep_lock);
+    }
+    sleepers--;
+    spin_unlock(&sleep_lock);
+    return rc;
+}
