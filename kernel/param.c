@@ -1,0 +1,413 @@
+/*
+ * Boot parameter parser.
+ *
+ * Every key is one row of param_table: its name, how its value is parsed,
+ * and how its valid values are described. Error messages and the banner are
+ * generated from the same rows, so adding a key or a choice cannot leave a
+ * message out of date.
+ */
+#include "param.h"
+#include "config.h"
+#include "kstring.h"
+
+#define PARAM_ASSIGN      '='
+#define DEFAULT_INIT_PATH "/init"
+
+#define SIZE_SHIFT_K      10
+#define SIZE_SHIFT_M      20
+#define SIZE_SHIFT_G      30
+#define DECIMAL_BASE      10u
+#define U64_DECIMAL_DIGITS 20   /* 18446744073709551615 */
+
+/* ------------------------------------------------------------------ */
+/* bounded message writer: always NUL-terminated, silently truncating   */
+
+struct text {
+    char  *buf;
+    size_t cap;
+    size_t len;
+};
+
+static struct text text_start(char *buf, size_t cap)
+{
+    struct text t = { buf, cap, 0 };
+    if (cap > 0)
+        buf[0] = '\0';
+    return t;
+}
+
+static void text_putn(struct text *t, const char *s, size_t n)
+{
+    if (t->cap == 0)
+        return;
+    for (size_t i = 0; i < n && t->len + 1 < t->cap; i++)
+        t->buf[t->len++] = s[i];
+    t->buf[t->len] = '\0';
+}
+
+static void text_put(struct text *t, const char *s)
+{
+    text_putn(t, s, strlen(s));
+}
+
+static void text_put_u64(struct text *t, uint64_t v)
+{
+    char digits[U64_DECIMAL_DIGITS];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + v % DECIMAL_BASE);
+        v /= DECIMAL_BASE;
+    } while (v != 0);
+    while (n > 0)
+        text_putn(t, &digits[--n], 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* the table                                                           */
+
+struct param_choice {
+    const char *name;
+    int value;
+};
+
+struct param_spec;
+
+/* Parses a value into *p. has_value is false for a bare "key" token. */
+typedef int (*param_apply_fn)(const struct param_spec *spec, struct boot_params *p,
+                              const char *value, size_t len, bool has_value);
+/* Appends what values are valid, for error messages. */
+typedef void (*param_valid_fn)(const struct param_spec *spec, struct text *t);
+/* Appends "key=value" for the banner, or nothing if the key is at rest. */
+typedef void (*param_show_fn)(const struct param_spec *spec, const struct boot_params *p,
+                              struct text *t);
+
+struct param_spec {
+    const char *key;
+    param_apply_fn apply;
+    param_valid_fn valid;
+    param_show_fn show;
+    /* for keys with named choices */
+    const struct param_choice *choices;
+    size_t nchoices;
+    void (*set_choice)(struct boot_params *p, int value);
+    int  (*get_choice)(const struct boot_params *p);
+};
+
+/* enum fields have distinct types, so each gets a tiny accessor pair */
+static void set_mm(struct boot_params *p, int v)      { p->mm = (enum mm_kind)v; }
+static int  get_mm(const struct boot_params *p)       { return (int)p->mm; }
+static void set_pc(struct boot_params *p, int v)      { p->pc = (enum pc_kind)v; }
+static int  get_pc(const struct boot_params *p)       { return (int)p->pc; }
+static void set_refbits(struct boot_params *p, int v) { p->refbits = (enum refbits_kind)v; }
+static int  get_refbits(const struct boot_params *p)  { return (int)p->refbits; }
+
+static const struct param_choice mm_choices[] = {
+    { "swap", MM_SWAP }, { "paging", MM_PAGING },
+};
+static const struct param_choice pc_choices[] = {
+    { "inline", PC_INLINE }, { "daemon", PC_DAEMON },
+};
+static const struct param_choice refbits_choices[] = {
+    { "hw", REFBITS_HW }, { "sw", REFBITS_SW },
+};
+
+/* --- choice keys --- */
+
+static bool token_is(const char *value, size_t len, const char *word)
+{
+    return strlen(word) == len && memcmp(value, word, len) == 0;
+}
+
+static int apply_choice(const struct param_spec *spec, struct boot_params *p,
+                        const char *value, size_t len, bool has_value)
+{
+    if (!has_value)
+        return -1;
+    for (size_t i = 0; i < spec->nchoices; i++) {
+        if (token_is(value, len, spec->choices[i].name)) {
+            spec->set_choice(p, spec->choices[i].value);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+static void valid_choice(const struct param_spec *spec, struct text *t)
+{
+    for (size_t i = 0; i < spec->nchoices; i++) {
+        if (i > 0)
+            text_put(t, ", ");
+        text_put(t, spec->choices[i].name);
+    }
+}
+
+static void show_choice(const struct param_spec *spec, const struct boot_params *p, struct text *t)
+{
+    int current = spec->get_choice(p);
+    for (size_t i = 0; i < spec->nchoices; i++) {
+        if (spec->choices[i].value == current) {
+            text_put(t, spec->key);
+            text_put(t, "=");
+            text_put(t, spec->choices[i].name);
+            return;
+        }
+    }
+}
+
+/* --- mem=SIZE --- */
+
+static int apply_mem(const struct param_spec *spec, struct boot_params *p,
+                     const char *value, size_t len, bool has_value)
+{
+    uint64_t bytes;
+    (void)spec;
+    /* 0 would read as "no cap", which nobody who types mem= means */
+    if (!has_value || params_parse_size(value, len, &bytes) != 0 || bytes == 0)
+        return -1;
+    p->mem_limit = bytes;
+    return 0;
+}
+
+static void valid_mem(const struct param_spec *spec, struct text *t)
+{
+    (void)spec;
+    text_put(t, "a size above 0 in bytes, with an optional K, M or G suffix (e.g. 8M)");
+}
+
+static void show_mem(const struct param_spec *spec, const struct boot_params *p, struct text *t)
+{
+    static const struct { int shift; const char *suffix; } units[] = {
+        { SIZE_SHIFT_G, "G" }, { SIZE_SHIFT_M, "M" }, { SIZE_SHIFT_K, "K" }, { 0, "" },
+    };
+    uint64_t v = p->mem_limit;
+    if (v == 0)
+        return;
+    text_put(t, spec->key);
+    text_put(t, "=");
+    for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+        uint64_t unit = (uint64_t)1 << units[i].shift;
+        if (v % unit == 0) {
+            text_put_u64(t, v / unit);
+            text_put(t, units[i].suffix);
+            return;
+        }
+    }
+}
+
+/* --- init=PATH --- */
+
+static int apply_init(const struct param_spec *spec, struct boot_params *p,
+                      const char *value, size_t len, bool has_value)
+{
+    (void)spec;
+    if (!has_value || len == 0 || len >= sizeof p->init)
+        return -1;
+    memcpy(p->init, value, len);
+    p->init[len] = '\0';
+    return 0;
+}
+
+static void valid_init(const struct param_spec *spec, struct text *t)
+{
+    (void)spec;
+    text_put(t, "a path of 1 to ");
+    text_put_u64(t, sizeof ((struct boot_params *)0)->init - 1);
+    text_put(t, " characters");
+}
+
+static void show_init(const struct param_spec *spec, const struct boot_params *p, struct text *t)
+{
+    text_put(t, spec->key);
+    text_put(t, "=");
+    text_put(t, p->init);
+}
+
+/* --- quiet --- */
+
+static int apply_quiet(const struct param_spec *spec, struct boot_params *p,
+                       const char *value, size_t len, bool has_value)
+{
+    (void)spec;
+    (void)value;
+    (void)len;
+    if (has_value)
+        return -1;
+    p->quiet = true;
+    return 0;
+}
+
+static void valid_quiet(const struct param_spec *spec, struct text *t)
+{
+    text_put(t, "no value (");
+    text_put(t, spec->key);
+    text_put(t, " is a flag)");
+}
+
+static void show_quiet(const struct param_spec *spec, const struct boot_params *p, struct text *t)
+{
+    if (p->quiet)
+        text_put(t, spec->key);
+}
+
+#define CHOICE_KEY(name, table, setter, getter) \
+    { name, apply_choice, valid_choice, show_choice, table, ARRAY_SIZE(table), setter, getter }
+#define CUSTOM_KEY(name, stem) \
+    { name, apply_##stem, valid_##stem, show_##stem, NULL, 0, NULL, NULL }
+
+static const struct param_spec param_table[] = {
+    CHOICE_KEY("mm", mm_choices, set_mm, get_mm),
+    CHOICE_KEY("pc", pc_choices, set_pc, get_pc),
+    CHOICE_KEY("refbits", refbits_choices, set_refbits, get_refbits),
+    CUSTOM_KEY("mem", mem),
+    CUSTOM_KEY("init", init),
+    CUSTOM_KEY("quiet", quiet),
+};
+
+/* ------------------------------------------------------------------ */
+/* parsing                                                             */
+
+static void set_defaults(struct boot_params *p)
+{
+    memset(p, 0, sizeof *p);
+    p->mm = MM_PAGING;
+    p->pc = PC_INLINE;
+    p->refbits = REFBITS_HW;
+    p->mem_limit = 0;
+    kstrlcpy(p->init, DEFAULT_INIT_PATH, sizeof p->init);
+    p->quiet = false;
+}
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static const struct param_spec *find_key(const char *key, size_t len)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(param_table); i++)
+        if (token_is(key, len, param_table[i].key))
+            return &param_table[i];
+    return NULL;
+}
+
+static void explain_unknown_key(struct text *t, const char *key, size_t len)
+{
+    text_put(t, "unknown boot parameter '");
+    text_putn(t, key, len);
+    text_put(t, "'; valid keys: ");
+    for (size_t i = 0; i < ARRAY_SIZE(param_table); i++) {
+        if (i > 0)
+            text_put(t, ", ");
+        text_put(t, param_table[i].key);
+    }
+}
+
+static void explain_bad_value(struct text *t, const struct param_spec *spec,
+                              const char *value, size_t len, bool has_value)
+{
+    if (has_value) {
+        text_put(t, "bad value '");
+        text_putn(t, value, len);
+        text_put(t, "' for ");
+    } else {
+        text_put(t, "missing value for ");
+    }
+    text_put(t, spec->key);
+    text_put(t, "; valid: ");
+    spec->valid(spec, t);
+}
+
+/* Applies one "key" or "key=value" token. */
+static int apply_token(const char *tok, size_t len, struct boot_params *out, struct text *err)
+{
+    size_t key_len = 0;
+    while (key_len < len && tok[key_len] != PARAM_ASSIGN)
+        key_len++;
+    bool has_value = key_len < len;
+    const char *value = has_value ? tok + key_len + 1 : tok + len;
+    size_t value_len = has_value ? len - key_len - 1 : 0;
+
+    const struct param_spec *spec = find_key(tok, key_len);
+    if (!spec) {
+        explain_unknown_key(err, tok, key_len);
+        return -1;
+    }
+    if (spec->apply(spec, out, value, value_len, has_value) != 0) {
+        explain_bad_value(err, spec, value, value_len, has_value);
+        return -1;
+    }
+    return 0;
+}
+
+int params_parse(const char *cmdline, struct boot_params *out, char *err, size_t errlen)
+{
+    struct text msg = text_start(err, errlen);
+    const char *p = cmdline;
+
+    set_defaults(out);
+    for (;;) {
+        while (is_space(*p))
+            p++;
+        if (*p == '\0')
+            return 0;
+        const char *tok = p;
+        while (*p != '\0' && !is_space(*p))
+            p++;
+        if (apply_token(tok, (size_t)(p - tok), out, &msg) != 0)
+            return -1;
+    }
+}
+
+void params_describe(const struct boot_params *p, char *buf, size_t len)
+{
+    struct text t = text_start(buf, len);
+    for (size_t i = 0; i < ARRAY_SIZE(param_table); i++) {
+        size_t before = t.len;
+        if (before > 0)
+            text_put(&t, " ");
+        size_t after_space = t.len;
+        param_table[i].show(&param_table[i], p, &t);
+        if (t.len == after_space) {
+            /* key at rest: take back the separator */
+            t.len = before;
+            if (t.cap > 0)
+                t.buf[t.len] = '\0';
+        }
+    }
+}
+
+static int size_suffix_shift(char c)
+{
+    switch (c) {
+    case 'k': case 'K': return SIZE_SHIFT_K;
+    case 'm': case 'M': return SIZE_SHIFT_M;
+    case 'g': case 'G': return SIZE_SHIFT_G;
+    default:            return -1;
+    }
+}
+
+int params_parse_size(const char *s, size_t len, uint64_t *out)
+{
+    uint64_t v = 0;
+    size_t i = 0;
+
+    while (i < len && s[i] >= '0' && s[i] <= '9') {
+        uint64_t digit = (uint64_t)(s[i] - '0');
+        if (v > (UINT64_MAX - digit) / DECIMAL_BASE)
+            return -1;
+        v = v * DECIMAL_BASE + digit;
+        i++;
+    }
+    if (i == 0)
+        return -1;
+    if (i < len) {
+        int shift = size_suffix_shift(s[i]);
+        if (shift < 0 || i + 1 != len)
+            return -1;
+        if (v > (UINT64_MAX >> shift))
+            return -1;
+        v <<= shift;
+    }
+    *out = v;
+    return 0;
+}

@@ -1,0 +1,304 @@
+/* Host unit test of the boot parameter parser (kernel/param.c). */
+#include "check.h"
+#include "config.h"
+#include "param.h"
+
+#define ERR_LEN 256
+
+static struct boot_params params;
+static char err[ERR_LEN];
+
+static int parse(const char *cmdline)
+{
+    memset(err, 'x', sizeof err - 1);   /* prove the parser terminates err */
+    err[sizeof err - 1] = '\0';
+    return params_parse(cmdline, &params, err, sizeof err);
+}
+
+static void check_defaults(const struct boot_params *p)
+{
+    CHECK_EQ(p->mm, MM_PAGING);
+    CHECK_EQ(p->pc, PC_INLINE);
+    CHECK_EQ(p->refbits, REFBITS_HW);
+    CHECK_EQ(p->mem_limit, 0);
+    CHECK_STR(p->init, "/init");
+    CHECK(!p->quiet);
+}
+
+static void test_defaults(void)
+{
+    CHECK_EQ(parse(""), 0);
+    check_defaults(&params);
+    CHECK_STR(err, "");
+    CHECK_EQ(parse("   \t  "), 0);
+    check_defaults(&params);
+}
+
+static void test_choice_values(void)
+{
+    CHECK_EQ(parse("mm=swap"), 0);
+    CHECK_EQ(params.mm, MM_SWAP);
+    CHECK_EQ(parse("mm=paging"), 0);
+    CHECK_EQ(params.mm, MM_PAGING);
+    CHECK_EQ(parse("pc=daemon"), 0);
+    CHECK_EQ(params.pc, PC_DAEMON);
+    CHECK_EQ(parse("pc=inline"), 0);
+    CHECK_EQ(params.pc, PC_INLINE);
+    CHECK_EQ(parse("refbits=sw"), 0);
+    CHECK_EQ(params.refbits, REFBITS_SW);
+    CHECK_EQ(parse("refbits=hw"), 0);
+    CHECK_EQ(params.refbits, REFBITS_HW);
+}
+
+static void test_every_key_together(void)
+{
+    CHECK_EQ(parse("mm=swap pc=daemon refbits=sw mem=8M init=/bin/sh quiet"), 0);
+    CHECK_EQ(params.mm, MM_SWAP);
+    CHECK_EQ(params.pc, PC_DAEMON);
+    CHECK_EQ(params.refbits, REFBITS_SW);
+    CHECK_EQ(params.mem_limit, 8388608);
+    CHECK_STR(params.init, "/bin/sh");
+    CHECK(params.quiet);
+}
+
+static void test_defaults_restored_each_parse(void)
+{
+    CHECK_EQ(parse("mm=swap quiet mem=1G"), 0);
+    CHECK_EQ(parse("pc=daemon"), 0);
+    CHECK_EQ(params.mm, MM_PAGING);
+    CHECK(!params.quiet);
+    CHECK_EQ(params.mem_limit, 0);
+}
+
+static void test_bad_choice_values(void)
+{
+    CHECK_EQ(parse("mm=x"), -1);
+    CHECK_CONTAINS(err, "bad value 'x' for mm");
+    CHECK_CONTAINS(err, "swap, paging");
+
+    CHECK_EQ(parse("pc=later"), -1);
+    CHECK_CONTAINS(err, "'later'");
+    CHECK_CONTAINS(err, "pc");
+    CHECK_CONTAINS(err, "inline, daemon");
+
+    CHECK_EQ(parse("refbits=HW"), -1);   /* choices are case-sensitive */
+    CHECK_CONTAINS(err, "refbits");
+    CHECK_CONTAINS(err, "hw, sw");
+
+    /* prefixes and extensions of a choice are not the choice */
+    CHECK_EQ(parse("mm=swa"), -1);
+    CHECK_EQ(parse("mm=swapping"), -1);
+    CHECK_EQ(parse("mm="), -1);
+    CHECK_CONTAINS(err, "bad value '' for mm");
+    CHECK_EQ(parse("mm"), -1);
+    CHECK_CONTAINS(err, "mm");
+    CHECK_CONTAINS(err, "swap, paging");
+}
+
+static void test_unknown_key(void)
+{
+    CHECK_EQ(parse("foo=1"), -1);
+    CHECK_CONTAINS(err, "unknown boot parameter 'foo'");
+    CHECK_CONTAINS(err, "valid keys: mm, pc, refbits, mem, init, quiet");
+
+    CHECK_EQ(parse("mm=swap verbose"), -1);
+    CHECK_CONTAINS(err, "'verbose'");
+    CHECK_EQ(parse("MM=swap"), -1);
+    CHECK_CONTAINS(err, "'MM'");
+    CHECK_EQ(parse("=swap"), -1);
+    CHECK_CONTAINS(err, "unknown boot parameter ''");
+    CHECK_EQ(parse("m=swap"), -1);       /* a key prefix is not a key */
+    CHECK_EQ(parse("mmm=swap"), -1);
+}
+
+static uint64_t size_of(const char *s)
+{
+    uint64_t v = 0xdeadbeef;
+    CHECK_EQ(params_parse_size(s, strlen(s), &v), 0);
+    return v;
+}
+
+static int size_rejected(const char *s)
+{
+    uint64_t v = 0xdeadbeef;
+    int rc = params_parse_size(s, strlen(s), &v);
+    return rc != 0 && v == 0xdeadbeef;
+}
+
+static void test_sizes(void)
+{
+    CHECK_EQ(size_of("8M"), 8388608);
+    CHECK_EQ(size_of("512K"), 524288);
+    CHECK_EQ(size_of("1G"), 1073741824);
+    CHECK_EQ(size_of("4096"), 4096);
+    CHECK_EQ(size_of("8m"), 8388608);
+    CHECK_EQ(size_of("512k"), 524288);
+    CHECK_EQ(size_of("2g"), 2147483648u);
+    CHECK_EQ(size_of("0"), 0);
+    CHECK_EQ(size_of("18446744073709551615"), UINT64_MAX);
+    CHECK_EQ(size_of("17179869183G"), 17179869183ull << 30);
+
+    CHECK(size_rejected(""));
+    CHECK(size_rejected("M"));
+    CHECK(size_rejected("8Q"));
+    CHECK(size_rejected("8MB"));
+    CHECK(size_rejected("8 M"));
+    CHECK(size_rejected("-8M"));
+    CHECK(size_rejected("0x100"));
+    CHECK(size_rejected("18446744073709551616"));   /* UINT64_MAX + 1 */
+    CHECK(size_rejected("99999999999999999999999"));
+    CHECK(size_rejected("17179869184G"));           /* 2^64 bytes */
+    CHECK(size_rejected("18014398509481984K"));     /* 2^64 bytes */
+
+    /* the length bounds the parse: "8M" inside a longer string */
+    uint64_t v = 0;
+    CHECK_EQ(params_parse_size("8Mxyz", 2, &v), 0);
+    CHECK_EQ(v, 8388608);
+}
+
+static void test_mem_key(void)
+{
+    CHECK_EQ(parse("mem=8M"), 0);
+    CHECK_EQ(params.mem_limit, 8388608);
+    CHECK_EQ(parse("mem=512k"), 0);
+    CHECK_EQ(params.mem_limit, 524288);
+    CHECK_EQ(parse("mem=1G"), 0);
+    CHECK_EQ(params.mem_limit, 1073741824);
+
+    CHECK_EQ(parse("mem=0"), -1);
+    CHECK_CONTAINS(err, "bad value '0' for mem");
+    CHECK_CONTAINS(err, "K, M or G");
+    CHECK_EQ(parse("mem=0M"), -1);
+    CHECK_EQ(parse("mem=8Q"), -1);
+    CHECK_CONTAINS(err, "'8Q'");
+    CHECK_EQ(parse("mem=99999999999999999999"), -1);
+    CHECK_EQ(parse("mem=17179869184G"), -1);
+    CHECK_EQ(parse("mem="), -1);
+    CHECK_EQ(parse("mem"), -1);
+}
+
+static void test_spacing_and_repeats(void)
+{
+    CHECK_EQ(parse("  mm=swap    pc=daemon\t\tquiet \n"), 0);
+    CHECK_EQ(params.mm, MM_SWAP);
+    CHECK_EQ(params.pc, PC_DAEMON);
+    CHECK(params.quiet);
+
+    CHECK_EQ(parse("mm=swap mm=paging"), 0);
+    CHECK_EQ(params.mm, MM_PAGING);
+    CHECK_EQ(parse("mem=1G mem=8M"), 0);
+    CHECK_EQ(params.mem_limit, 8388608);
+
+    /* the first bad token stops the parse and is the one reported */
+    CHECK_EQ(parse("mm=bad pc=worse"), -1);
+    CHECK_CONTAINS(err, "'bad'");
+    CHECK(strstr(err, "worse") == NULL);
+}
+
+static void test_quiet_flag(void)
+{
+    CHECK_EQ(parse("quiet"), 0);
+    CHECK(params.quiet);
+    CHECK_EQ(parse("quiet=1"), -1);
+    CHECK_CONTAINS(err, "bad value '1' for quiet");
+    CHECK_CONTAINS(err, "flag");
+    CHECK_EQ(parse("quiet="), -1);
+}
+
+static void test_init_path(void)
+{
+    char cmd[128];
+    char path[80];
+
+    CHECK_EQ(parse("init=/bin/lat"), 0);
+    CHECK_STR(params.init, "/bin/lat");
+
+    /* the longest path that fits, then one character more */
+    size_t max = sizeof params.init - 1;
+    memset(path, 'a', max);
+    path[0] = '/';
+    path[max] = '\0';
+    snprintf(cmd, sizeof cmd, "init=%s", path);
+    CHECK_EQ(parse(cmd), 0);
+    CHECK_STR(params.init, path);
+
+    path[max] = 'b';
+    path[max + 1] = '\0';
+    snprintf(cmd, sizeof cmd, "init=%s", path);
+    CHECK_EQ(parse(cmd), -1);
+    CHECK_CONTAINS(err, "for init");
+    CHECK_CONTAINS(err, "63 characters");
+
+    CHECK_EQ(parse("init="), -1);
+}
+
+static void test_error_buffer_is_bounded(void)
+{
+    char small[16];
+    memset(small, 'z', sizeof small);
+    CHECK_EQ(params_parse("nonsense=1", &params, small, sizeof small), -1);
+    CHECK_EQ(strlen(small), sizeof small - 1);
+    CHECK_EQ(memcmp(small, "unknown boot pa", sizeof small - 1), 0);
+
+    char none[1] = { 'q' };
+    CHECK_EQ(params_parse("nonsense=1", &params, none, 0), -1);
+    CHECK_EQ(none[0], 'q');   /* errlen 0: nothing written */
+}
+
+static void test_describe(void)
+{
+    char buf[128];
+
+    CHECK_EQ(parse(""), 0);
+    params_describe(&params, buf, sizeof buf);
+    CHECK_STR(buf, "mm=paging pc=inline refbits=hw init=/init");
+
+    CHECK_EQ(parse("mm=swap pc=daemon refbits=sw mem=8M init=/sh quiet"), 0);
+    params_describe(&params, buf, sizeof buf);
+    CHECK_STR(buf, "mm=swap pc=daemon refbits=sw mem=8M init=/sh quiet");
+
+    CHECK_EQ(parse("mem=1536K"), 0);
+    params_describe(&params, buf, sizeof buf);
+    CHECK_CONTAINS(buf, "mem=1536K");
+    CHECK_EQ(parse("mem=2G"), 0);
+    params_describe(&params, buf, sizeof buf);
+    CHECK_CONTAINS(buf, "mem=2G");
+    CHECK_EQ(parse("mem=1000"), 0);
+    params_describe(&params, buf, sizeof buf);
+    CHECK_CONTAINS(buf, "mem=1000 ");
+
+    /* what describe prints parses back to the same parameters */
+    struct boot_params before;
+    CHECK_EQ(parse("mm=swap refbits=sw mem=12M quiet"), 0);
+    before = params;
+    params_describe(&before, buf, sizeof buf);
+    CHECK_EQ(parse(buf), 0);
+    CHECK_EQ(params.mm, before.mm);
+    CHECK_EQ(params.pc, before.pc);
+    CHECK_EQ(params.refbits, before.refbits);
+    CHECK_EQ(params.mem_limit, before.mem_limit);
+    CHECK_STR(params.init, before.init);
+    CHECK_EQ(params.quiet, before.quiet);
+
+    char tiny[8];
+    params_describe(&params, tiny, sizeof tiny);
+    CHECK_STR(tiny, "mm=swap");
+}
+
+int main(void)
+{
+    test_defaults();
+    test_choice_values();
+    test_every_key_together();
+    test_defaults_restored_each_parse();
+    test_bad_choice_values();
+    test_unknown_key();
+    test_sizes();
+    test_mem_key();
+    test_spacing_and_repeats();
+    test_quiet_flag();
+    test_init_path();
+    test_error_buffer_is_bounded();
+    test_describe();
+    return check_summary("param");
+}
