@@ -72,20 +72,26 @@ initrd: $(INITRD)
 RUN := $(PYTHON) tools/run.py --kernel $(KERNEL) --initrd $(INITRD) --cpus $(CPUS) --mem $(MEM) \
        $(if $(APPEND),--append "$(APPEND)") $(if $(ICOUNT),--icount)
 
-qemu: toolchain all
+# The toolchain check runs first and the build in a second make, so that a
+# toolchain installed just now is found by the CROSS probe.
+qemu:
+	@$(PYTHON) tools/setup.py
+	@$(MAKE) --no-print-directory all
 	$(RUN) --interactive
 
-qemu-gdb: toolchain all
+qemu-gdb:
+	@$(PYTHON) tools/setup.py
+	@$(MAKE) --no-print-directory all
 	$(RUN) --interactive --gdb
 
 gdb: $(KERNEL)
 	$(PYTHON) tools/run.py --attach-gdb --kernel $(KERNEL)
 
 test: all
-	$(PYTHON) -m pytest -q tests
+	FL_BUILD=$(BUILD) $(PYTHON) -m pytest -q -n 2 tests
 
 test-host:
-	$(PYTHON) -m pytest -q tests -k host
+	FL_BUILD=$(BUILD) $(PYTHON) -m pytest -q -m host tests
 
 clean:
 	rm -rf $(BUILD)

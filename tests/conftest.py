@@ -1,0 +1,124 @@
+"""Fixtures shared by faultline's tests.
+
+Host unit tests need none of these. QEMU integration tests use:
+
+  build_dir, kernel_elf, initrd_cpio, user_dir   paths (session scope); the
+      tests assume `make` has built them (`make test` does) and fail with a
+      clear message if the kernel or initrd is missing. FL_BUILD=DIR points
+      them at another build directory.
+  machine    a factory: machine(cpus=1, mem="128M", append="", icount=False,
+             extra_args=(), disk_size="64M", gdb=False, gdb_wait=False,
+             initrd=None, name=None) -> a started Machine (disk_size=None:
+             no disk; initrd=None: build/initrd.cpio). Every machine it
+             made is closed after the test, and on failure the report shows
+             its console tail and log path.
+  shell      a Machine booted to its first "$ " prompt. Configure it with
+             @pytest.mark.machine(cpus=2, append="mm=swap", ...) (the same
+             keyword arguments as the factory).
+
+Everything a test writes (logs, disk images, GDB sockets) goes under its own
+tmp_path, so tests can run in parallel (pytest -n 2).
+"""
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+from faultline_qemu import Machine  # noqa: E402
+
+# Seconds from QEMU start to the first shell prompt; FL_TIMEOUT_SCALE scales it.
+BOOT_TIMEOUT = 120.0
+
+_MACHINES = pytest.StashKey[list]()
+
+
+def _build_dir() -> Path:
+    path = Path(os.environ.get("FL_BUILD", "build"))
+    return path if path.is_absolute() else ROOT / path
+
+
+def _artifact(path: Path, what: str) -> Path:
+    if not path.is_file():
+        pytest.fail(f"{what} {path} is missing: build it first with `make` "
+                    "(`make test` builds everything before running the tests)",
+                    pytrace=False)
+    return path
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return ROOT
+
+
+@pytest.fixture(scope="session")
+def build_dir() -> Path:
+    return _build_dir()
+
+
+@pytest.fixture(scope="session")
+def kernel_elf(build_dir) -> Path:
+    return _artifact(build_dir / "kernel.elf", "kernel")
+
+
+@pytest.fixture(scope="session")
+def initrd_cpio(build_dir) -> Path:
+    return _artifact(build_dir / "initrd.cpio", "initrd")
+
+
+@pytest.fixture(scope="session")
+def user_dir(build_dir) -> Path:
+    return build_dir / "user"
+
+
+@pytest.fixture(scope="session")
+def gdb_script() -> Path:
+    return ROOT / "tools" / "gdb" / "faultline-gdb.py"
+
+
+@pytest.fixture
+def machine(request, tmp_path, kernel_elf, initrd_cpio):
+    """Factory of started Machines, all closed when the test ends."""
+    machines = []
+    request.node.stash[_MACHINES] = machines
+
+    def boot(cpus=1, mem="128M", append="", icount=False, extra_args=(), *,
+             disk_size="64M", gdb=False, gdb_wait=False, initrd=None,
+             name=None) -> Machine:
+        m = Machine(kernel_elf, initrd or initrd_cpio, workdir=tmp_path,
+                    name=name or f"qemu{len(machines)}")
+        machines.append(m)
+        # A fresh, private disk per machine: QEMU locks its image, so two
+        # tests must never share one.
+        return m.start(cpus=cpus, mem=mem, append=append, icount=icount,
+                       extra_args=extra_args, disk_size=disk_size,
+                       gdb=gdb, gdb_wait=gdb_wait)
+
+    yield boot
+    for m in machines:
+        m.close()
+
+
+@pytest.fixture
+def shell(request, machine) -> Machine:
+    """A Machine at its first shell prompt (see @pytest.mark.machine)."""
+    marker = request.node.get_closest_marker("machine")
+    m = machine(**(marker.kwargs if marker else {}))
+    m.expect_prompt(timeout=BOOT_TIMEOUT)
+    return m
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    # A failed QEMU test is hard to read without the console: put the tail of
+    # every machine's console (and where the whole log is) in the report.
+    outcome = yield
+    report = outcome.get_result()
+    if report.failed:
+        for m in item.stash.get(_MACHINES, []):
+            report.sections.append(
+                (f"QEMU console of {m.name} (full log: {m.log_path})", m.tail(60)))

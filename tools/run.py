@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""Runs faultline under QEMU.
+
+  run.py --kernel K --initrd I [--cpus N] [--mem 128M] [--append "k=v ..."]
+         [--icount] [--disk PATH] [--disk-size 64M] MODE
+
+MODE is one of
+  --interactive          console on this terminal (Ctrl-A x quits QEMU)
+  --interactive --gdb    same, harts stopped at reset, GDB stub on a Unix
+                         socket in the build directory; attach with `make gdb`
+  --attach-gdb           start gdb-multiarch on that socket (needs --kernel only)
+  (none: batch)          console copied to stdout and to a log file, QEMU
+                         stopped after --timeout s, or --idle-timeout s
+                         without output; lines from --send are typed at
+                         successive shell prompts
+
+Batch exit status: QEMU's own (0 clean halt, 2 bad boot parameter, 3 panic,
+N for `halt N`), 124 overall timeout, 125 idle timeout, 128+S if QEMU died
+of signal S. On failure the log is kept and its path printed.
+"""
+
+import argparse
+import json
+import os
+import shlex
+import signal
+import sys
+from pathlib import Path
+
+TOOLS = Path(__file__).resolve().parent
+sys.path.insert(0, str(TOOLS))
+
+import faultline_qemu as fq  # noqa: E402
+
+GDB_SCRIPT = TOOLS / "gdb" / "faultline-gdb.py"
+EXIT_TIMEOUT = 124
+EXIT_IDLE = 125
+
+
+def say(msg: str) -> None:
+    print(f"faultline: {msg}", file=sys.stderr, flush=True)
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[1],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="\n".join(__doc__.splitlines()[2:]))
+    p.add_argument("--kernel", required=True, help="kernel ELF (build/kernel.elf)")
+    p.add_argument("--initrd", help="initrd cpio (build/initrd.cpio)")
+    p.add_argument("--cpus", type=int, default=1, help="harts (-smp)")
+    p.add_argument("--mem", default="128M", help="guest RAM (-m)")
+    p.add_argument("--append", default="", help="kernel command line")
+    p.add_argument("--icount", action="store_true",
+                   help="-icount shift=0: cycles = instructions, deterministic counts")
+    p.add_argument("--disk", help="raw disk image for the virtio block (swap/paging) device")
+    p.add_argument("--disk-size", help="create or resize the disk image to this size (64M)")
+    p.add_argument("--build-dir", help="where GDB sockets, logs and the default disk go "
+                   "(default: the kernel's directory)")
+    p.add_argument("--qemu", default=fq.QEMU, help="QEMU binary")
+    p.add_argument("--extra", action="append", default=[], metavar="ARG",
+                   help="one more QEMU argument (repeatable)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--interactive", action="store_true", help="console on this terminal")
+    mode.add_argument("--attach-gdb", action="store_true", help="attach gdb-multiarch")
+    p.add_argument("--gdb", action="store_true", help="with --interactive: wait for GDB")
+    p.add_argument("--dry-run", action="store_true", help="print the QEMU command and stop")
+    batch = p.add_argument_group("batch mode")
+    batch.add_argument("--timeout", type=float, default=600, help="overall limit, s (600)")
+    batch.add_argument("--idle-timeout", type=float, default=120,
+                       help="limit on console silence, s (120)")
+    batch.add_argument("--log", help="console log file (default: BUILD/logs/run-PID.log, "
+                       "removed after a clean halt)")
+    batch.add_argument("--send", action="append", default=[], metavar="LINE",
+                       help="type LINE at the next shell prompt (repeatable)")
+    batch.add_argument("--quiet", action="store_true", help="do not copy the console to stdout")
+    args = p.parse_args(argv)
+    if args.gdb and not args.interactive:
+        p.error("--gdb goes with --interactive (then `make gdb` attaches)")
+    if not args.attach_gdb and not args.initrd:
+        p.error("--initrd is required to boot")
+    if args.cpus < 1:
+        p.error("--cpus must be at least 1")
+    return args
+
+
+def build_dir_of(args) -> Path:
+    return Path(args.build_dir or Path(args.kernel).parent).absolute()
+
+
+# ----- GDB stub bookkeeping --------------------------------------------------
+# QEMU's stub listens on a Unix socket named after the user, inside the build
+# directory: no TCP port that another user (or CI job) could already hold.
+# gdb 13 takes the socket path directly: `target remote /path/to/sock`.
+# A small JSON file next to it records the target and QEMU's pid, so that
+# --attach-gdb finds it and a second qemu-gdb does not steal a live socket.
+
+def gdb_socket_path(build_dir: Path) -> Path:
+    return fq.short_socket_path(build_dir / f"gdb-{os.getuid()}.sock")
+
+
+def gdb_state_path(build_dir: Path) -> Path:
+    return build_dir / f"gdb-{os.getuid()}.json"
+
+
+def read_gdb_state(build_dir: Path) -> dict:
+    try:
+        return json.loads(gdb_state_path(build_dir).read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def pid_runs_qemu(pid: int, socket: str) -> bool:
+    """True if pid is a live QEMU serving `socket` (not a reused pid)."""
+    try:
+        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
+    except OSError:
+        return False
+    return "qemu" in cmdline and socket in cmdline
+
+
+def claim_gdb_socket(build_dir: Path) -> Path:
+    sock = gdb_socket_path(build_dir)
+    state = read_gdb_state(build_dir)
+    if state.get("pid") and pid_runs_qemu(int(state["pid"]), str(sock)):
+        say(f"a QEMU with a GDB stub already runs (pid {state['pid']}, {sock}); "
+            "quit it first (Ctrl-A x in its terminal)")
+        sys.exit(1)
+    if sock.exists() or sock.is_symlink():
+        sock.unlink()           # stale: its QEMU is gone
+    build_dir.mkdir(parents=True, exist_ok=True)
+    # exec keeps our pid, so this pid is QEMU's from the exec on.
+    gdb_state_path(build_dir).write_text(json.dumps(
+        {"target": str(sock), "transport": "unix", "pid": os.getpid()}) + "\n")
+    return sock
+
+
+def attach_gdb(args) -> int:
+    build_dir = build_dir_of(args)
+    state = read_gdb_state(build_dir)
+    target = state.get("target") or str(gdb_socket_path(build_dir))
+    if state.get("transport", "unix") == "unix" and not Path(target).exists():
+        say(f"no GDB stub at {target}; start one first with `make qemu-gdb`")
+        return 1
+    cmd = fq.gdb_command(args.kernel, target, script=GDB_SCRIPT)
+    if args.dry_run:
+        print(shlex.join(cmd))
+        return 0
+    try:
+        os.execvp(cmd[0], cmd)
+    except FileNotFoundError:
+        say(f"{cmd[0]} not found; run `make toolchain`")
+        return 127
+
+
+# ----- booting ---------------------------------------------------------------
+
+def disk_path(args, build_dir: Path):
+    """The disk image to attach: --disk, or BUILD/disk.img if only
+    --disk-size was given, or None."""
+    if args.disk:
+        return Path(args.disk)
+    return build_dir / "disk.img" if args.disk_size else None
+
+
+def prepare_disk(args, build_dir: Path):
+    """disk_path(), created or resized first if --disk-size says so."""
+    path = disk_path(args, build_dir)
+    if path is None:
+        return None
+    if args.disk_size:
+        fq.ensure_disk(path, args.disk_size)
+    elif not path.is_file():
+        say(f"disk image {path} does not exist; add --disk-size to create it")
+        sys.exit(1)
+    return path
+
+
+def check_files(args) -> None:
+    for what, path in (("kernel", args.kernel), ("initrd", args.initrd)):
+        if not Path(path).is_file():
+            say(f"{what} {path} not found; run `make` first")
+            sys.exit(1)
+
+
+def run_interactive(args) -> int:
+    build_dir = build_dir_of(args)
+    if not args.dry_run:
+        check_files(args)
+    sock = None
+    if args.gdb:
+        sock = gdb_socket_path(build_dir) if args.dry_run else claim_gdb_socket(build_dir)
+    cmd = fq.qemu_command(
+        args.kernel, args.initrd, cpus=args.cpus, mem=args.mem, append=args.append,
+        icount=args.icount,
+        disk=disk_path(args, build_dir) if args.dry_run else prepare_disk(args, build_dir),
+        console="terminal", gdb_socket=sock, gdb_wait=args.gdb,
+        extra_args=args.extra, qemu=args.qemu)
+    if args.dry_run:
+        print(shlex.join(cmd))
+        return 0
+    if args.gdb:
+        say(f"harts stopped at reset; GDB stub on {sock}")
+        say("attach from another terminal with:  make gdb")
+    say("console on this terminal; Ctrl-A x quits QEMU")
+    # exec: QEMU owns the terminal directly, and its exit status is ours.
+    try:
+        os.execvp(cmd[0], cmd)
+    except FileNotFoundError:
+        say(f"{cmd[0]} not found; run `make toolchain`")
+        return 127
+
+
+def _raise_exit(signum, _frame):
+    # Turns SIGTERM/SIGHUP into an exception so the finally-block stops QEMU.
+    raise SystemExit(128 + signum)
+
+
+def run_batch(args) -> int:
+    build_dir = build_dir_of(args)
+    if args.dry_run:
+        print(shlex.join(fq.qemu_command(
+            args.kernel, args.initrd, cpus=args.cpus, mem=args.mem, append=args.append,
+            icount=args.icount, disk=disk_path(args, build_dir), console="pipe",
+            extra_args=args.extra,
+            qemu=args.qemu)))
+        return 0
+    check_files(args)
+    log = Path(args.log) if args.log else build_dir / "logs" / f"run-{os.getpid()}.log"
+    echo = None if args.quiet else (lambda text: (sys.stdout.write(text), sys.stdout.flush()))
+    signal.signal(signal.SIGTERM, _raise_exit)
+    signal.signal(signal.SIGHUP, _raise_exit)
+
+    machine = fq.Machine(args.kernel, args.initrd, workdir=build_dir, log_path=log,
+                         qemu=args.qemu, on_output=echo)
+    code = None
+    try:
+        machine.start(cpus=args.cpus, mem=args.mem, append=args.append, icount=args.icount,
+                      extra_args=args.extra, disk=prepare_disk(args, build_dir))
+        for line in args.send:
+            machine.expect_prompt(timeout=args.timeout, idle_timeout=args.idle_timeout)
+            machine.send(line)
+        code = machine.wait_exit(timeout=args.timeout, idle_timeout=args.idle_timeout)
+    except fq.MachineTimeout as e:
+        say(str(e).splitlines()[0].split(": ", 1)[-1])
+        code = EXIT_IDLE if e.idle else EXIT_TIMEOUT
+    except fq.MachineExited:
+        code = None              # the exit status below says what happened
+    except fq.MachineError as e:
+        say(str(e))
+        return 1
+    except KeyboardInterrupt:
+        code = 130
+    finally:
+        status = machine.close()
+    if code is None:
+        code = status if status is not None else 1
+    meaning = {EXIT_TIMEOUT: "timed out", EXIT_IDLE: "no output (idle timeout)",
+               130: "interrupted"}.get(code) or fq.describe_exit(code)
+    if code < 0:
+        code = 128 - code        # died of a signal: report it as a shell does
+
+    if code == fq.EXIT_CLEAN:
+        if not args.log:
+            log.unlink(missing_ok=True)
+    else:
+        say(f"QEMU run failed: exit {code} ({meaning}); console log kept at {log}")
+    return code
+
+
+def main(argv=None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.attach_gdb:
+        return attach_gdb(args)
+    if args.interactive:
+        return run_interactive(args)
+    return run_batch(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
