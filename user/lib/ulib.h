@@ -1,0 +1,179 @@
+/*
+ * ulib: the small C library of faultline user programs.
+ *
+ * System calls return what the kernel returns: a value >= 0 on success or
+ * -errno (see <faultline/errno.h>) on failure. There is no global errno;
+ * pass the negative result to strerror() or print_err() as it is.
+ */
+#ifndef ULIB_H
+#define ULIB_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <faultline/abi.h>
+#include <faultline/errno.h>
+#include <faultline/syscall.h>
+
+#define STDIN_FILENO   0
+#define STDOUT_FILENO  1
+#define STDERR_FILENO  2
+
+#define ARRAY_SIZE(a)  (sizeof(a) / sizeof((a)[0]))
+
+/* ---- system calls (lib/syscall.S), one stub per SYS_* number ---- */
+int   getpid(void);
+_Noreturn void exit(int status);
+int   fork(void);
+int   exec(const char *path, char *const argv[]);
+int   wait(int *status);
+int   kill(int pid, int sig);
+void *sbrk(long increment);           /* previous break, or an error: see ptr_error() */
+int   sleep(unsigned long ms);        /* milliseconds, not seconds */
+long  uptime(void);                   /* milliseconds since boot */
+long  read(int fd, void *buf, size_t n);
+long  write(int fd, const void *buf, size_t n);
+int   open(const char *path, int flags);
+int   close(int fd);
+int   dup(int fd);
+int   readdir(unsigned long index, struct fl_dirent *entry);  /* 1, or 0 past the end */
+int   fstat(int fd, struct fl_stat *st);
+/* Raw thread creation: the new thread has no return address, so use
+ * thread_create() below unless you provide your own entry code. */
+int   sys_thread_create(void *pc, void *sp, long a0, long a1);
+_Noreturn void thread_exit(long value);
+int   sys_thread_join(int tid, long *value);
+int   gettid(void);
+int   set_affinity(int tid, int hart);  /* tid 0 = caller; hart -1 = any */
+int   procinfo(struct fl_procinfo *buf, unsigned long max);  /* entries filled */
+int   times(struct fl_times *t);
+int   halt(int code);                   /* returns only on failure */
+int   sysinfo(struct fl_sysinfo *info);
+int   unlink(const char *path);
+int   yield(void);
+int   wait_pid(int pid, int *status, int flags);
+int   gethart(void);
+
+/* Any system call by number, for tests that pass what no prototype allows. */
+long  raw_syscall(long number, long a0, long a1, long a2, long a3, long a4, long a5);
+
+/* User addresses never reach the top 4 KiB of the address range, so a
+ * pointer-returning call (sbrk) encodes -errno as the pointer value. */
+#define MAX_ERRNO 4095
+static inline long ptr_error(const void *p)
+{
+    long v = (long)(uintptr_t)p;
+    return (v < 0 && v >= -MAX_ERRNO) ? v : 0;
+}
+
+/* exec() of a bare command name: "sh" runs "/sh"; a name with a '/' is a path. */
+int   exec_command(const char *name, char *const argv[]);
+
+/* ---- threads (lib/thread.c) ---- */
+typedef long (*thread_fn)(void *arg);
+#define THREAD_STACK_SIZE (16 * 1024)
+/* Starts fn(arg) on a fresh malloc'ed stack; the thread ends with
+ * thread_exit(fn's return value). Returns the tid or -errno. */
+int   thread_create(thread_fn fn, void *arg);
+/* Waits for tid, stores its value, and frees the stack thread_create made. */
+int   thread_join(int tid, long *value);
+
+/* A lock for threads of one process. It yields instead of spinning hard:
+ * the holder may be waiting for this very hart. */
+struct ulock { int locked; };
+#define ULOCK_INIT { 0 }
+static inline void ulock_acquire(struct ulock *l)
+{
+    while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+        yield();
+}
+static inline void ulock_release(struct ulock *l)
+{
+    __atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
+}
+
+/* ---- counters: readable from user mode ---- */
+/* The "memory" clobber keeps the compiler from moving loads and stores
+ * across a reading, which would blur what a pair of readings measures. */
+static inline uint64_t rdcycle(void)
+{
+    uint64_t v;
+    __asm__ volatile("rdcycle %0" : "=r"(v) : : "memory");
+    return v;
+}
+static inline uint64_t rdinstret(void)
+{
+    uint64_t v;
+    __asm__ volatile("rdinstret %0" : "=r"(v) : : "memory");
+    return v;
+}
+static inline uint64_t rdtime(void)
+{
+    uint64_t v;
+    __asm__ volatile("rdtime %0" : "=r"(v) : : "memory");
+    return v;
+}
+
+/* ---- strings and memory (lib/string.c) ---- */
+void  *memset(void *dst, int c, size_t n);
+void  *memcpy(void *restrict dst, const void *restrict src, size_t n);
+void  *memmove(void *dst, const void *src, size_t n);
+int    memcmp(const void *a, const void *b, size_t n);
+void  *memchr(const void *s, int c, size_t n);
+size_t strlen(const char *s);
+size_t strnlen(const char *s, size_t max);
+int    strcmp(const char *a, const char *b);
+int    strncmp(const char *a, const char *b, size_t n);
+char  *strcpy(char *restrict dst, const char *restrict src);
+size_t strlcpy(char *restrict dst, const char *restrict src, size_t size);
+char  *strcat(char *restrict dst, const char *restrict src);
+char  *strchr(const char *s, int c);
+char  *strrchr(const char *s, int c);
+
+static inline bool isdigit(int c) { return c >= '0' && c <= '9'; }
+static inline bool isspace(int c)
+{
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+static inline bool isalpha(int c) { return (c | 0x20) >= 'a' && (c | 0x20) <= 'z'; }
+static inline int  toupper(int c) { return (c >= 'a' && c <= 'z') ? c - 'a' + 'A' : c; }
+
+/* ---- numbers (lib/strtol.c) ---- */
+/* base 0 picks 8, 10 or 16 from the prefix; results saturate at the type's limits */
+long          strtol(const char *s, char **end, int base);
+unsigned long strtoul(const char *s, char **end, int base);
+int           atoi(const char *s);
+
+/* ---- formatted output (lib/printf.c) ----
+ * Conversions: %d %i %u %x %X %p %s %c %%, with l/ll/z/h/hh sizes,
+ * flags '-' '0' '#' '+' ' ', a width and a precision (digits or '*').
+ * Each call reaches the fd in as few write()s as possible (one, for lines
+ * up to 256 bytes), so lines from concurrent threads do not interleave. */
+int printf(const char *fmt, ...) __attribute__((format(__printf__, 1, 2)));
+int fprintf(int fd, const char *fmt, ...) __attribute__((format(__printf__, 2, 3)));
+int vfprintf(int fd, const char *fmt, va_list ap);
+int snprintf(char *buf, size_t size, const char *fmt, ...) __attribute__((format(__printf__, 3, 4)));
+int vsnprintf(char *buf, size_t size, const char *fmt, va_list ap);
+int puts(const char *s);                 /* s and a newline to stdout */
+int putchar(int c);
+
+/* Reads one line from fd (without the newline) into buf, NUL-terminated.
+ * Returns the line's length, -1 at end of input, or -errno. A line longer
+ * than size-1 bytes is cut there and the rest of it is consumed and
+ * dropped; the result is still the full length, so the caller can tell. */
+long read_line(int fd, char *buf, size_t size);
+
+/* ---- errors (lib/strerror.c) ---- */
+const char *strerror(int err);             /* takes err or -err */
+void print_err(const char *what, long err);  /* "what: message" on stderr */
+_Noreturn void die(const char *fmt, ...) __attribute__((format(__printf__, 1, 2)));
+
+/* ---- heap (lib/malloc.c): first fit over an address-ordered free list ---- */
+void *malloc(size_t n);
+void  free(void *p);
+void *calloc(size_t count, size_t size);
+void *realloc(void *p, size_t n);
+
+#endif
