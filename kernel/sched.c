@@ -67,6 +67,7 @@ static void run(struct cpu *c, struct thread *t)
     c->current = t;
     if (t->proc)
         switch_address_space(c, t->proc->as->root);
+    kstack_flush_if_stale(c, t);
     arch_context_switch(&c->scheduler, &t->context);
     c->current = NULL;
     /* A thread that has finished may have its address space freed as soon

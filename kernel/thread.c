@@ -3,9 +3,13 @@
  *
  * Kernel stacks live in their own area of kernel address space, one slot
  * per thread-table entry with an unmapped guard page below each, so an
- * overflow faults instead of silently corrupting a neighbour. A slot's
- * frames are kept once allocated: unmapping kernel pages would need a TLB
- * shootdown on every hart, and the table is small.
+ * overflow faults instead of silently corrupting a neighbour. A stack's
+ * frames are allocated when its thread is created and freed when the slot
+ * is freed. Unmapping kernel pages would normally need a TLB shootdown;
+ * here it does not, because only the thread itself touches its stack: each
+ * slot carries a generation number, and a hart that is about to run a
+ * thread whose slot it has not seen in that generation first flushes those
+ * few pages from its own TLB (sched.c).
  */
 #include "proc.h"
 #include "frame.h"
@@ -30,28 +34,49 @@ void threads_init(void)
     }
 }
 
-/* Maps slot i's stack if it never was; returns its top or 0. */
-static uint64_t kstack_for_slot(int i)
+static uint64_t kstack_base(int slot)
 {
-    uint64_t base = KSTACK_AREA_BASE + (uint64_t)i * KSTACK_SLOT_SIZE + PAGE_SIZE;
-    uint64_t top = base + KSTACK_PAGES * PAGE_SIZE;
+    return KSTACK_AREA_BASE + (uint64_t)slot * KSTACK_SLOT_SIZE + PAGE_SIZE;
+}
+
+static void kstack_unmap(int slot)
+{
+    for (int p = 0; p < KSTACK_PAGES; p++) {
+        paddr_t pa = mmu_unmap_page(kernel_pagetable, kstack_base(slot) + (uint64_t)p * PAGE_SIZE);
+        if (pa)
+            frame_free(pa);
+    }
+}
+
+/* Maps fresh frames for slot's stack; returns its top or 0. */
+static uint64_t kstack_map(int slot)
+{
+    uint64_t base = kstack_base(slot);
     int rc = 0;
     spin_lock(&kstack_lock);
     for (int p = 0; p < KSTACK_PAGES && rc == 0; p++) {
-        uint64_t va = base + (uint64_t)p * PAGE_SIZE;
-        if (mmu_lookup(kernel_pagetable, va, NULL, NULL, NULL))
-            continue;
         paddr_t f = frame_alloc(FRAME_KERNEL);
-        if (!f) {
-            rc = -ENOMEM;
-            break;
-        }
-        rc = mmu_map_page(kernel_pagetable, va, f, PROT_R | PROT_W | PROT_G);
-        if (rc)
+        rc = f ? mmu_map_page(kernel_pagetable, base + (uint64_t)p * PAGE_SIZE, f, PROT_R | PROT_W | PROT_G)
+               : -ENOMEM;
+        if (rc && f)
             frame_free(f);
     }
+    if (rc)
+        kstack_unmap(slot);
+    else
+        threads[slot].kstack_gen++;
     spin_unlock(&kstack_lock);
-    return rc ? 0 : top;
+    return rc ? 0 : base + KSTACK_PAGES * PAGE_SIZE;
+}
+
+void kstack_flush_if_stale(struct cpu *c, struct thread *t)
+{
+    int slot = (int)(t - threads);
+    if (c->kstack_seen[slot] == t->kstack_gen)
+        return;
+    for (int p = 0; p < KSTACK_PAGES; p++)
+        mmu_flush_page(kstack_base(slot) + (uint64_t)p * PAGE_SIZE);
+    c->kstack_seen[slot] = t->kstack_gen;
 }
 
 /* Reserves a thread slot (state EMBRYO, not locked) for process p. */
@@ -69,7 +94,7 @@ struct thread *thread_alloc(struct proc *p, const char *name)
         t->state = T_EMBRYO;
         spin_unlock(&t->lock);
 
-        uint64_t top = kstack_for_slot(i);
+        uint64_t top = kstack_map(i);
         if (!top) {
             spin_lock(&t->lock);
             t->state = T_UNUSED;
@@ -101,6 +126,9 @@ struct thread *thread_alloc(struct proc *p, const char *name)
 /* Caller holds t->lock, and t is off every hart. */
 void thread_free(struct thread *t)
 {
+    spin_lock(&kstack_lock);
+    kstack_unmap((int)(t - threads));
+    spin_unlock(&kstack_lock);
     t->proc = NULL;
     t->chan = NULL;
     t->tid = 0;

@@ -14,6 +14,7 @@
 #define ASPACE_MAX_REGIONS   12
 #define USER_STACK_MAX       (1UL << 20)     /* 1 MiB of stack, demand-zero */
 #define USER_HEAP_GAP        (1UL << 20)     /* heap may not grow closer than this to the stack */
+#define COMMIT_RESERVE_FRAMES 64             /* kept back from sbrk promises for page tables */
 
 enum region_kind {
     REGION_IMAGE,     /* from the executable; pages present from exec on */
@@ -34,6 +35,7 @@ struct aspace {
     int nregions;
     vaddr_t heap_start, brk;
     uint64_t resident;           /* user pages mapped */
+    uint64_t heap_lazy;          /* heap pages promised by sbrk, not yet touched */
     bool in_use;
 };
 
@@ -52,6 +54,13 @@ long aspace_sbrk(struct aspace *as, long increment);
 int  aspace_write(struct aspace *as, vaddr_t va, const void *src, uint64_t n);
 /* Makes every hart that may cache translations of as flush them, and waits. */
 void aspace_shootdown(struct aspace *as);
+
+/* Heap pages are demand-zero, but sbrk promises them: the sum of promised,
+ * untouched pages never exceeds the free frames (less a reserve), so a
+ * program gets -ENOMEM from sbrk instead of being killed on first touch. */
+int  commit_pages(uint64_t n);          /* 0 or -ENOMEM */
+void uncommit_pages(uint64_t n);
+uint64_t committed_pages(void);
 
 /* The fault dispatcher: 0 if the page is now present, -EFAULT if the
  * access is not allowed there, -ENOMEM if no frame could be had. */

@@ -21,6 +21,7 @@ struct cpu {
     uint64_t next_tick;       /* next timer deadline (arch time units) */
     uint64_t idle_time;       /* arch time units spent idle */
     volatile uint32_t ipi_pending; /* IPI_* request bits */
+    uint32_t kstack_seen[MAX_THREADS]; /* stack generation last flushed per thread slot */
 };
 
 #define IPI_RESCHEDULE  0x1   /* a thread became runnable: look again */

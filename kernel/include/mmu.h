@@ -47,5 +47,6 @@ void mmu_for_each_user_page(pagetable_t root,
 
 void mmu_activate(pagetable_t root);      /* load it on this hart */
 void mmu_flush_local(void);               /* flush this hart's TLB */
+void mmu_flush_page(vaddr_t va);          /* flush one page from this hart's TLB */
 
 #endif

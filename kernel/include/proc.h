@@ -41,6 +41,7 @@ struct thread {
     struct proc *proc;            /* NULL for a kernel thread */
     struct context context;       /* kernel registers while switched out */
     uint64_t kstack_top;
+    uint32_t kstack_gen;          /* bumped each time the slot gets a new stack */
     int      affinity;            /* cpu id it is pinned to, or -1 */
     int      cpu;                 /* cpu it last ran on, -1 never */
     long     exit_value;          /* for thread_join */
@@ -91,6 +92,7 @@ void thread_first_entry(void);
 void threads_init(void);
 struct thread *thread_alloc(struct proc *p, const char *name);   /* returned locked? no: UNUSED->reserved */
 void thread_free(struct thread *t);
+void kstack_flush_if_stale(struct cpu *c, struct thread *t);
 struct thread *kthread_create(const char *name, void (*fn)(void *), void *arg, int affinity);
 _Noreturn void thread_exit(long value);
 long thread_join(int tid, long *value);

@@ -14,6 +14,33 @@
 
 static struct aspace aspaces[MAX_ASPACES];
 static struct spinlock aspaces_lock = SPINLOCK_INIT("aspaces");
+static struct spinlock commit_lock = SPINLOCK_INIT("commit");
+static uint64_t lazy_committed;
+
+int commit_pages(uint64_t n)
+{
+    int rc = 0;
+    spin_lock(&commit_lock);
+    uint64_t free = frames_free_count();
+    uint64_t limit = free > COMMIT_RESERVE_FRAMES ? free - COMMIT_RESERVE_FRAMES : 0;
+    if (lazy_committed + n > limit)
+        rc = -ENOMEM;
+    else
+        lazy_committed += n;
+    spin_unlock(&commit_lock);
+    return rc;
+}
+
+void uncommit_pages(uint64_t n)
+{
+    spin_lock(&commit_lock);
+    if (n > lazy_committed)
+        panic("commit: releasing %lu pages, only %lu promised", n, lazy_committed);
+    lazy_committed -= n;
+    spin_unlock(&commit_lock);
+}
+
+uint64_t committed_pages(void) { return lazy_committed; }
 
 struct aspace *aspace_create(void)
 {
@@ -38,6 +65,7 @@ struct aspace *aspace_create(void)
     as->nregions = 0;
     as->heap_start = as->brk = 0;
     as->resident = 0;
+    as->heap_lazy = 0;
     return as;
 }
 
@@ -57,6 +85,8 @@ void aspace_destroy(struct aspace *as)
     mmu_for_each_user_page(as->root, free_page, as);
     mmu_free_user_root(as->root);
     as->root = 0;
+    uncommit_pages(as->heap_lazy);
+    as->heap_lazy = 0;
     spin_lock(&aspaces_lock);
     as->in_use = false;
     spin_unlock(&aspaces_lock);
@@ -131,7 +161,9 @@ int aspace_clone(struct aspace *src, struct aspace **out)
     dst->nregions = src->nregions;
     dst->heap_start = src->heap_start;
     dst->brk = src->brk;
-    struct clone_ctx cc = { dst, 0 };
+    struct clone_ctx cc = { dst, commit_pages(src->heap_lazy) };
+    if (!cc.rc)
+        dst->heap_lazy = src->heap_lazy;
     mmu_for_each_user_page(src->root, copy_page, &cc);
     sleeplock_release(&src->lock);
     if (cc.rc) {
@@ -169,16 +201,20 @@ long aspace_sbrk(struct aspace *as, long increment)
         rc = -ENOMEM;
     } else if (increment > 0) {
         vaddr_t want = old + (uint64_t)increment;
-        uint64_t new_pages = (ALIGN_UP(want, PAGE_SIZE) - heap->end) >> PAGE_SHIFT;
-        /* Heap pages are demand-zero; refuse up front what memory could
-         * never hold, so a program gets -ENOMEM rather than a kill later. */
-        if (want < old || want > heap_limit(as) ||
-            (ALIGN_UP(want, PAGE_SIZE) > heap->end && new_pages > frames_free_count()))
+        vaddr_t new_end = ALIGN_UP(want, PAGE_SIZE);
+        if (want < old || want > heap_limit(as)) {
             rc = -ENOMEM;
-        else {
+        } else if (new_end > heap->end) {
+            uint64_t new_pages = (new_end - heap->end) >> PAGE_SHIFT;
+            if (commit_pages(new_pages)) {
+                rc = -ENOMEM;
+            } else {
+                as->heap_lazy += new_pages;
+                heap->end = new_end;
+                as->brk = want;
+            }
+        } else {
             as->brk = want;
-            if (ALIGN_UP(want, PAGE_SIZE) > heap->end)
-                heap->end = ALIGN_UP(want, PAGE_SIZE);
         }
     } else if (increment < 0) {
         uint64_t dec = -(uint64_t)increment;
@@ -191,10 +227,13 @@ long aspace_sbrk(struct aspace *as, long increment)
                 /* Unmap first, flush every TLB that may hold them, then free. */
                 paddr_t freed[64];
                 int nfreed = 0;
+                uint64_t untouched = 0;
                 for (vaddr_t va = new_end; va < heap->end; va += PAGE_SIZE) {
                     paddr_t pa = mmu_unmap_page(as->root, va);
-                    if (!pa)
+                    if (!pa) {
+                        untouched++;
                         continue;
+                    }
                     as->resident--;
                     freed[nfreed++] = pa;
                     if (nfreed == (int)ARRAY_SIZE(freed)) {
@@ -204,6 +243,8 @@ long aspace_sbrk(struct aspace *as, long increment)
                 }
                 aspace_shootdown(as);
                 while (nfreed) frame_free(freed[--nfreed]);
+                as->heap_lazy -= untouched;
+                uncommit_pages(untouched);
                 heap->end = new_end > heap->start ? new_end : heap->start;
             }
             as->brk = want;

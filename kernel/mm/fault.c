@@ -34,7 +34,13 @@ int vm_fault_locked(struct aspace *as, vaddr_t va, enum access access)
     }
     if (r->kind == REGION_IMAGE)
         return -EFAULT;           /* image pages are present from exec on */
-    return aspace_map_zero_page(as, page, r->prot);
+    int rc = aspace_map_zero_page(as, page, r->prot);
+    if (rc == 0 && r->kind == REGION_HEAP) {
+        /* The page sbrk promised is now real: it counts as resident. */
+        as->heap_lazy--;
+        uncommit_pages(1);
+    }
+    return rc;
 }
 
 int vm_fault(struct aspace *as, vaddr_t va, enum access access)

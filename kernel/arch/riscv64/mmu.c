@@ -209,3 +209,8 @@ void mmu_flush_local(void)
 {
     sfence_vma_all();
 }
+
+void mmu_flush_page(vaddr_t va)
+{
+    sfence_vma_page(va);
+}
