@@ -65,7 +65,9 @@ static void run(struct cpu *c, struct thread *t)
     t->cpu = (int)c->id;
     t->tf.kernel_tp = (uint64_t)c;
     c->current = t;
-    if (t->proc)
+    /* A process's last thread runs on after its address space is freed
+     * (exit): any live table will do for it, as all share the kernel half. */
+    if (t->proc && t->proc->as)
         switch_address_space(c, t->proc->as->root);
     kstack_flush_if_stale(c, t);
     arch_context_switch(&c->scheduler, &t->context);
@@ -234,7 +236,7 @@ void ipi_interrupt(void)
     if (what & IPI_TLB_FLUSH) {
         /* Drop a table we hold only lazily: its space may be going away. */
         struct thread *t = c->current;
-        if (!t || !t->proc || t->proc->as->root != c->active_root) {
+        if (!t || !t->proc || !t->proc->as || t->proc->as->root != c->active_root) {
             mmu_activate(kernel_pagetable);
             c->active_root = kernel_pagetable;
         } else {
