@@ -66,6 +66,8 @@ enum prop_slot {
     PROP_INITRD_END,
     PROP_ADDRESS_CELLS,
     PROP_SIZE_CELLS,
+    PROP_PHANDLE,
+    PROP_INTERRUPTS_EXT,
     PROP_SLOTS
 };
 
@@ -83,6 +85,8 @@ static const char *const prop_names[PROP_SLOTS] = {
     [PROP_INITRD_END]    = "linux,initrd-end",
     [PROP_ADDRESS_CELLS] = "#address-cells",
     [PROP_SIZE_CELLS]    = "#size-cells",
+    [PROP_PHANDLE]       = "phandle",
+    [PROP_INTERRUPTS_EXT] = "interrupts-extended",
 };
 
 /* Device classes recognised by compatible string. */
@@ -90,6 +94,12 @@ static const char *const uart_compatible[] = { "ns16550a" };
 static const char *const plic_compatible[] = { "riscv,plic0", "sifive,plic-1.0.0" };
 static const char *const test_compatible[] = { "sifive,test0" };
 static const char *const virtio_compatible[] = { "virtio,mmio" };
+static const char *const cpu_intc_compatible[] = { "riscv,cpu-intc" };
+
+/* Local interrupt number of the supervisor external interrupt (RISC-V
+ * privileged spec): the PLIC context wired to it on a hart is its S-mode one. */
+#define RISCV_IRQ_S_EXTERNAL 9u
+#define MAX_CPU_INTCS        (2 * MAX_HARTS)
 
 static const char isa_extension_sstc[] = "sstc";
 #define ISA_EXTENSION_SEPARATOR '_'
@@ -135,6 +145,11 @@ struct fdt_scan {
     bool saw_root;
     bool have_initrd_start, have_initrd_end;
     uint64_t first_cpu_timebase;  /* used when /cpus has no timebase-frequency */
+    /* Each cpu's interrupt controller by phandle, to read the PLIC's
+     * interrupts-extended (which may come before or after the cpus). */
+    struct { uint32_t phandle, hartid; } intc[MAX_CPU_INTCS];
+    int nintc;
+    struct fdt_value plic_contexts;
 };
 
 /* ------------------------------------------------------------------ */
@@ -505,6 +520,7 @@ static int finish_device(struct fdt_scan *s, const struct fdt_node *parent, cons
         return describe_device(b, parent, n, &out->test);
     if (!out->plic.present && compatible_with(b, n, plic_compatible, ARRAY_SIZE(plic_compatible))) {
         int rc = describe_device(b, parent, n, &out->plic);
+        s->plic_contexts = n->prop[PROP_INTERRUPTS_EXT];
         if (rc == 0 && value_present(n->prop[PROP_NDEV])) {
             uint64_t ndev;
             rc = value_number(b, n->prop[PROP_NDEV], &ndev);
@@ -517,6 +533,60 @@ static int finish_device(struct fdt_scan *s, const struct fdt_node *parent, cons
     if (out->nvirtio < (int)ARRAY_SIZE(out->virtio) &&
         compatible_with(b, n, virtio_compatible, ARRAY_SIZE(virtio_compatible)))
         return describe_device(b, parent, n, &out->virtio[out->nvirtio++]);
+    return 0;
+}
+
+/* A cpu's "riscv,cpu-intc" child: remember which hart its phandle names. */
+static int finish_cpu_intc(struct fdt_scan *s, const struct fdt_node *cpu, const struct fdt_node *n)
+{
+    const struct fdt_blob *b = s->blob;
+    if (!value_present(n->prop[PROP_PHANDLE]) || !value_present(cpu->prop[PROP_REG]) ||
+        s->depth < 2 || s->nintc == MAX_CPU_INTCS)
+        return 0;
+    struct reg_format fmt;
+    uint32_t entries;
+    uint64_t phandle;
+    int rc = reg_format_of(b, &s->stack[s->depth - 2], &fmt);
+    if (rc == 0)
+        rc = reg_entries(cpu->prop[PROP_REG], &fmt, &entries);
+    if (rc == 0)
+        rc = value_number(b, n->prop[PROP_PHANDLE], &phandle);
+    if (rc != 0)
+        return rc;
+    uint64_t hart = reg_entry(b, cpu->prop[PROP_REG], &fmt, 0).base;
+    s->intc[s->nintc].phandle = (uint32_t)phandle;
+    s->intc[s->nintc].hartid = (uint32_t)hart;
+    s->nintc++;
+    return 0;
+}
+
+/* interrupts-extended of the PLIC lists (phandle, irq) per context, in
+ * context order; a context whose irq is the S-mode external interrupt of
+ * a cpu's controller is that hart's S-mode context. */
+static int resolve_plic_contexts(struct fdt_scan *s)
+{
+    struct board_info *out = s->out;
+    for (int i = 0; i < MAX_HARTS; i++)
+        out->plic_s_context[i] = FDT_NO_CONTEXT;
+    struct fdt_value v = s->plic_contexts;
+    if (!value_present(v))
+        return 0;
+    if (v.len % (2 * FDT_CELL_BYTES))
+        return FDT_ERR_STRUCTURE;
+    const uint8_t *p = value_ptr(s->blob, v);
+    for (uint32_t ctx = 0; ctx < v.len / (2 * FDT_CELL_BYTES); ctx++) {
+        uint32_t phandle = be32(p + ctx * 2 * FDT_CELL_BYTES);
+        uint32_t irq = be32(p + ctx * 2 * FDT_CELL_BYTES + FDT_CELL_BYTES);
+        if (irq != RISCV_IRQ_S_EXTERNAL)
+            continue;
+        for (int k = 0; k < s->nintc; k++) {
+            if (s->intc[k].phandle != phandle)
+                continue;
+            for (int h = 0; h < out->nharts; h++)
+                if (out->hart_ids[h] == s->intc[k].hartid)
+                    out->plic_s_context[h] = ctx;
+        }
+    }
     return 0;
 }
 
@@ -546,6 +616,11 @@ static int finish_node(struct fdt_scan *s)
         break;
     }
     default:
+        if (parent->kind == NODE_CPU_CHILD &&
+            compatible_with(s->blob, n, cpu_intc_compatible, ARRAY_SIZE(cpu_intc_compatible))) {
+            rc = finish_cpu_intc(s, parent, n);
+            break;
+        }
         if (parent->kind == NODE_ROOT &&
             (n->kind == NODE_MEMORY_NAMED || device_type_is(s->blob, n, "memory")))
             rc = finish_memory(s, parent, n);
@@ -786,6 +861,8 @@ int fdt_scan(const void *blob, struct board_info *out)
     }
     if (rc == 0)
         rc = check_initrd(&s);
+    if (rc == 0)
+        rc = resolve_plic_contexts(&s);
     if (rc == 0 && out->timebase_hz == 0)
         out->timebase_hz = s.first_cpu_timebase;
     if (rc != 0) {

@@ -46,6 +46,10 @@ static void setup_cpus(uint64_t boot_hartid)
     for (uint32_t i = 0; i < ncpus; i++) {
         cpus[i].id = i;
         cpus[i].active_root = 0;
+        cpus[i].plic_context = FDT_NO_CONTEXT;
+        for (int h = 0; h < board.nharts; h++)
+            if (board.hart_ids[h] == cpus[i].hartid)
+                cpus[i].plic_context = board.plic_s_context[h];
     }
 }
 
@@ -131,11 +135,13 @@ _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)
     setup_memory(dtb_pa);
     cpus[0].active_root = kernel_pagetable;
 
-    if (board.plic.present) {
+    if (board.plic.present && cpus[0].plic_context != FDT_NO_CONTEXT) {
         plic_init(board.plic.base);
-        plic_hart_init(cpus[0].hartid);
+        plic_hart_init(cpus[0].plic_context);
         if (board.uart.present)
-            plic_enable(board.uart.irq, cpus[0].hartid);
+            plic_enable(board.uart.irq, cpus[0].plic_context);
+    } else {
+        kprintf("faultline: no PLIC context for the boot hart: no console input\n");
     }
     const void *initrd = board.initrd_end > board.initrd_start ? (const void *)PA_TO_KVA(board.initrd_start) : NULL;
     files_init(initrd, board.initrd_end - board.initrd_start);
@@ -159,8 +165,8 @@ _Noreturn void secondary_main(uint64_t hartid, uint64_t cpu_index)
     mmu_activate(kernel_pagetable);
     c->active_root = kernel_pagetable;
     arch_hart_init(c);
-    if (board.plic.present)
-        plic_hart_init((uint32_t)hartid);
+    if (board.plic.present && c->plic_context != FDT_NO_CONTEXT)
+        plic_hart_init(c->plic_context);
     __atomic_store_n(&c->online, true, __ATOMIC_SEQ_CST);
     kprintf("faultline: hart %lu online\n", hartid);
     timer_start_hart(c);

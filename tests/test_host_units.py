@@ -119,6 +119,9 @@ def qemu_expectations(harts):
         f"initrd=size:{QEMU_INITRD_BYTES}",
         "uart=0x10000000:10",
         "plic=0x0c000000",
+        # QEMU wires each hart's M-mode then S-mode external interrupt in
+        # turn, so the S-mode contexts are 1, 3, 5, ...
+        "plic_contexts=" + ",".join(str(2 * h + 1) for h in range(harts)),
         "test=0x100000",
         "virtio=" + ",".join(f"{base:#x}:{irq}" for base, irq in slots),
         "sstc=1",

@@ -11,6 +11,7 @@ struct thread;
 struct cpu {
     uint32_t id;              /* logical number 0..ncpus-1 (what users see as "hart") */
     uint32_t hartid;          /* the hardware hart id (mhartid) */
+    uint32_t plic_context;    /* its S-mode PLIC context, FDT_NO_CONTEXT if none */
     struct thread *current;   /* thread running on this hart, NULL in the scheduler */
     struct context scheduler; /* the scheduler loop's saved registers */
     int      irq_off_depth;   /* nesting of irq_save() */

@@ -40,6 +40,9 @@ struct board_info {
     struct mmio_dev virtio[8];      /* compatible "virtio,mmio", in DTB order */
     int      nvirtio;
     uint32_t plic_ndev;             /* riscv,ndev */
+    /* PLIC context that routes to hart_ids[i] in S-mode, from the PLIC's
+     * interrupts-extended; FDT_NO_CONTEXT if the tree does not say. */
+    uint32_t plic_s_context[MAX_HARTS];
     bool     has_sstc;              /* "sstc" in riscv,isa of the first enabled hart */
 };
 
@@ -53,6 +56,8 @@ struct board_info {
 #define FDT_ERR_LIMIT      (-5)  /* more reserved ranges than MAX_RESERVED_RANGES,
                                     or bootargs longer than BOOTARGS_MAX-1: dropping
                                     either silently would be unsafe */
+
+#define FDT_NO_CONTEXT UINT32_MAX
 
 int fdt_scan(const void *blob, struct board_info *out);
 uint32_t fdt_total_size(const void *blob);   /* 0 if the header is bad */

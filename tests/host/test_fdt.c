@@ -12,6 +12,7 @@
  *   bootargs=TEXT        initrd=none|size:N|START:END
  *   uart=BASE:IRQ|none   plic=BASE[:NDEV]|none  test=BASE|none
  *   virtio=BASE:IRQ,...|none                    sstc=0|1
+ *   plic_contexts=CTX,...  S-mode PLIC context of each hart, in hart order
  * A blob that scans cleanly is then damaged in many ways: every damaged
  * copy must be refused (or, for random damage, at least not crash), and
  * sits in a heap block of exactly its claimed size so ASan sees any read
@@ -185,6 +186,12 @@ static void check_expectation(const struct board_info *b, const char *arg)
             else
                 CHECK(b->plic_ndev > 0);
         }
+    } else if (KEY("plic_contexts")) {
+        uint64_t ctx[MAX_HARTS + 1][2];
+        int n = parse_pairs(v, ctx, MAX_HARTS + 1);
+        CHECK_EQ(b->nharts, n);
+        for (int i = 0; i < n && i < b->nharts; i++)
+            CHECK_EQ(b->plic_s_context[i], ctx[i][0]);
     } else if (KEY("virtio")) {
         uint64_t want[9][2];
         int n = parse_pairs(v, want, 9);

@@ -63,13 +63,15 @@ static bool page_fault_access(uint64_t code, enum access *a)
 
 static void device_interrupt(void)
 {
-    uint32_t hartid = this_cpu()->hartid;
-    uint32_t irq = plic_claim(hartid);
+    uint32_t ctx = this_cpu()->plic_context;
+    if (ctx == FDT_NO_CONTEXT)
+        return;
+    uint32_t irq = plic_claim(ctx);
     if (!irq)
         return;
     if (board.uart.present && irq == board.uart.irq)
         uart_interrupt();
-    plic_complete(hartid, irq);
+    plic_complete(ctx, irq);
 }
 
 /* Returns true if the interrupted thread should give up the hart. */
