@@ -107,6 +107,24 @@ static void banner(void)
     kprintf("faultline: params: %s\n", desc);
 }
 
+/* selftest=panic|kfault: fail on purpose, to show (and test) what a kernel
+ * bug looks like: the FL-PANIC line, a backtrace, QEMU's exit code 3. */
+static void run_selftest(void)
+{
+    switch (params.selftest) {
+    case SELFTEST_PANIC:
+        panic("selftest: panic requested on the command line");
+    case SELFTEST_KFAULT: {
+        volatile uint64_t *unmapped = (volatile uint64_t *)KSTACK_AREA_BASE;  /* a guard page */
+        kprintf("faultline: selftest: reading 0x%lx from the kernel\n", (uint64_t)unmapped);
+        (void)*unmapped;
+        break;
+    }
+    case SELFTEST_NONE:
+        break;
+    }
+}
+
 static void start_secondary_harts(void)
 {
     for (uint32_t i = 1; i < ncpus; i++)
@@ -148,6 +166,7 @@ _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)
     kprintf("faultline: initrd: %d files, %lu bytes\n", rootfs_initrd_count(),
             board.initrd_end - board.initrd_start);
 
+    run_selftest();
     threads_init();
     procs_init();
     time_init(board.timebase_hz);

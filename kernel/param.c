@@ -110,6 +110,11 @@ static const struct param_choice pc_choices[] = {
 static const struct param_choice refbits_choices[] = {
     { "hw", REFBITS_HW }, { "sw", REFBITS_SW },
 };
+static void set_selftest(struct boot_params *p, int v) { p->selftest = (enum selftest_kind)v; }
+static int  get_selftest(const struct boot_params *p)  { return (int)p->selftest; }
+static const struct param_choice selftest_choices[] = {
+    { "none", SELFTEST_NONE }, { "panic", SELFTEST_PANIC }, { "kfault", SELFTEST_KFAULT },
+};
 
 /* --- choice keys --- */
 
@@ -152,6 +157,15 @@ static void show_choice(const struct param_spec *spec, const struct boot_params 
             return;
         }
     }
+}
+
+/* Like show_choice, but silent at the default (the first choice): for keys
+ * that are off in every ordinary boot. */
+static void show_choice_if_set(const struct param_spec *spec, const struct boot_params *p,
+                               struct text *t)
+{
+    if (spec->get_choice(p) != spec->choices[0].value)
+        show_choice(spec, p, t);
 }
 
 /* --- mem=SIZE --- */
@@ -261,6 +275,8 @@ static const struct param_spec param_table[] = {
     CUSTOM_KEY("mem", mem),
     CUSTOM_KEY("init", init),
     CUSTOM_KEY("quiet", quiet),
+    { "selftest", apply_choice, valid_choice, show_choice_if_set, selftest_choices,
+      ARRAY_SIZE(selftest_choices), set_selftest, get_selftest },
 };
 
 /* ------------------------------------------------------------------ */

@@ -14,6 +14,8 @@
 enum mm_kind  { MM_SWAP, MM_PAGING };
 enum pc_kind  { PC_INLINE, PC_DAEMON };
 enum refbits_kind { REFBITS_HW, REFBITS_SW };
+/* Deliberate kernel failures, so tests can check the panic path. */
+enum selftest_kind { SELFTEST_NONE, SELFTEST_PANIC, SELFTEST_KFAULT };
 
 struct boot_params {
     enum mm_kind  mm;          /* mm=swap|paging, default paging */
@@ -22,6 +24,7 @@ struct boot_params {
     uint64_t      mem_limit;   /* mem=SIZE in bytes (K, M, G suffixes); 0 = no cap */
     char          init[64];    /* init=PATH, default "/init" */
     bool          quiet;       /* quiet: no banner details */
+    enum selftest_kind selftest; /* selftest=none|panic|kfault, default none */
 };
 
 /* Parses cmdline into *out (which it first fills with defaults).
