@@ -65,7 +65,8 @@ $(KERNEL): $(KERNEL_OBJS) linker.ld
 include user/user.mk
 
 $(INITRD): $(USER_BINS) tools/mkinitrd.py
-	$(PYTHON) tools/mkinitrd.py -o $@ $(USER_BINS)
+	@echo "  INITRD  $@"
+	@$(PYTHON) tools/mkinitrd.py -o $@ $(USER_BINS)
 
 initrd: $(INITRD)
 

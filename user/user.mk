@@ -39,19 +39,23 @@ user: $(USER_BINS)
 
 $(USER_OBJDIR)/%.o: user/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -c $< -o $@
+	@echo "  CC      $<"
+	@$(CC) $(USER_CFLAGS) -c $< -o $@
 
 $(USER_OBJDIR)/%.o: user/%.S
 	@mkdir -p $(dir $@)
-	$(CC) $(USER_CFLAGS) -D__ASSEMBLY__ -c $< -o $@
+	@echo "  AS      $<"
+	@$(CC) $(USER_CFLAGS) -D__ASSEMBLY__ -c $< -o $@
 
 $(USER_LIB): $(USER_LIB_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@
-	$(USER_AR) rcs $@ $^
+	@echo "  AR      $@"
+	@rm -f $@
+	@$(USER_AR) rcs $@ $^
 
 # The archive is searched again after libgcc, in case a libgcc routine
 # wants memcpy or memset.
 $(USER_BINS): $(BUILD)/user/%: $(USER_OBJDIR)/%.o $(USER_CRT0) $(USER_LIB) user/user.ld
-	$(CC) $(USER_CFLAGS) $(USER_LDFLAGS) $(USER_CRT0) $< \
+	@echo "  LD      $@"
+	@$(CC) $(USER_CFLAGS) $(USER_LDFLAGS) $(USER_CRT0) $< \
 	    -Wl,--start-group $(USER_LIB) -lgcc -Wl,--end-group -o $@
