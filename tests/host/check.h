@@ -8,6 +8,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int check_passed;
@@ -55,6 +56,27 @@ static inline void check_record(int ok, const char *file, int line, const char *
             fprintf(stderr, "    \"%s\" does not contain \"%s\"\n",             \
                     check_h_ ? check_h_ : "(null)", check_n_);                  \
     } while (0)
+
+/* Reads a whole input file (a DTB, an ELF) or exits with status 2. */
+static inline uint8_t *read_test_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        perror(path);
+        exit(2);
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *buf = malloc(n > 0 ? (size_t)n : 1);
+    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        fprintf(stderr, "cannot read %s\n", path);
+        exit(2);
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return buf;
+}
 
 static inline int check_summary(const char *suite)
 {

@@ -60,25 +60,6 @@ static struct elf_segment expected[ELF_MAX_SEGMENTS];
 static int nexpected;
 static uint8_t *load_ph[ELF_MAX_SEGMENTS];   /* PT_LOAD headers in a working copy */
 
-static uint8_t *read_file(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        perror(path);
-        exit(2);
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = malloc((size_t)n);
-    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        fprintf(stderr, "cannot read %s\n", path);
-        exit(2);
-    }
-    fclose(f);
-    *size = (size_t)n;
-    return buf;
-}
 
 static uint32_t parse_flags(const char *s)
 {
@@ -521,7 +502,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: %s EXE ENTRY vaddr:memsz:offset:filesz:flags...\n", argv[0]);
         return 2;
     }
-    exe = read_file(argv[1], &exe_size);
+    exe = read_test_file(argv[1], &exe_size);
     exe_entry = strtoull(argv[2], NULL, 16);
     for (int i = 3; i < argc; i++)
         parse_load_arg(argv[i], &expected[nexpected++]);

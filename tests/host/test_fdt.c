@@ -59,25 +59,6 @@ static void put_be32(uint8_t *p, uint32_t v)
 
 static uint32_t hdr(const uint8_t *b, int field) { return get_be32(b + field); }
 
-static uint8_t *read_file(const char *path, uint32_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        perror(path);
-        exit(2);
-    }
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = malloc((size_t)n);
-    if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        fprintf(stderr, "cannot read %s\n", path);
-        exit(2);
-    }
-    fclose(f);
-    *size = (uint32_t)n;
-    return buf;
-}
 
 /* ------------------------------------------------------------------ */
 /* expectations                                                        */
@@ -461,8 +442,8 @@ int main(int argc, char **argv)
         return 2;
     }
     dtb_path = argv[1];
-    uint32_t file_size;
-    uint8_t *file = read_file(dtb_path, &file_size);
+    size_t file_size;
+    uint8_t *file = read_test_file(dtb_path, &file_size);
 
     uint32_t total = file_size >= 8 ? fdt_total_size(file) : 0;
     CHECK(total >= HDR_BYTES && total <= file_size);
