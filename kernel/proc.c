@@ -207,14 +207,20 @@ _Noreturn void proc_exit(int status)
     proc_stop_other_threads(p);
     files_close_all(p);
 
-    /* Leave the address space before freeing it. */
-    struct cpu *c = this_cpu();
-    irq_save();
-    mmu_activate(kernel_pagetable);
-    c->active_root = kernel_pagetable;
-    irq_restore();
-    aspace_destroy(p->as);
+    /* Detach the address space, then free it: once p->as is NULL no hart
+     * will load it again (aspace_destroy drops it from those that have). */
+    struct aspace *as = p->as;
+    spin_lock(&p->lock);
     p->as = NULL;
+    spin_unlock(&p->lock);
+    aspace_destroy(as);
+
+    /* From here on this thread belongs to no process: once p is a zombie
+     * its slot may be reaped and reused while we are still on our way off
+     * the hart, and the new owner must not mistake us for one of its own. */
+    spin_lock(&t->lock);
+    t->proc = NULL;
+    spin_unlock(&t->lock);
 
     spin_lock(&wait_lock);
     reparent_children(p);

@@ -186,28 +186,36 @@ long thread_create_user(uint64_t pc, uint64_t sp, uint64_t a0, uint64_t a1)
     return tid;
 }
 
-/* Waits until t, which has called thread_exit, is off its hart. */
-static void wait_switched_off(struct thread *t)
+/*
+ * Waits until t, a thread of p that has called thread_exit, is off its hart
+ * (ZOMBIE, so its stack is free), then frees its slot. Returns at once if t
+ * is no longer p's: a slot may have been freed or reused meanwhile.
+ */
+static void reap_when_switched_off(struct thread *t, struct proc *p)
 {
     for (;;) {
         spin_lock(&t->lock);
-        if (t->state == T_ZOMBIE)
-            return;                 /* locked */
+        if (t->proc != p || t->state == T_UNUSED) {
+            spin_unlock(&t->lock);
+            return;
+        }
+        if (t->state == T_ZOMBIE) {
+            thread_free(t);
+            spin_unlock(&t->lock);
+            return;
+        }
         spin_unlock(&t->lock);
         yield();
     }
 }
 
-/* Frees every ZOMBIE thread of p (process teardown, after all exited). */
+/* Frees every exited thread of p (process teardown, after all exited). */
 void thread_reap_all(struct proc *p, struct thread *except)
 {
     for (int i = 0; i < MAX_THREADS; i++) {
         struct thread *t = &threads[i];
-        if (t == except || t->proc != p || t->state == T_UNUSED)
-            continue;
-        wait_switched_off(t);
-        thread_free(t);
-        spin_unlock(&t->lock);
+        if (t != except && t->proc == p)
+            reap_when_switched_off(t, p);
     }
 }
 
@@ -262,9 +270,7 @@ long thread_join(int tid, long *value)
     }
     long v = t->exit_value;
     spin_unlock(&p->lock);
-    wait_switched_off(t);
-    thread_free(t);
-    spin_unlock(&t->lock);
+    reap_when_switched_off(t, p);
     if (value)
         *value = v;
     return 0;

@@ -42,6 +42,8 @@ struct aspace {
 enum access { ACCESS_READ, ACCESS_WRITE, ACCESS_EXEC };
 
 struct aspace *aspace_create(void);
+/* Frees as and everything mapped in it. No process may point to it any
+ * more (it is detached), so no hart can load it again. */
 void aspace_destroy(struct aspace *as);
 int  aspace_add_region(struct aspace *as, vaddr_t start, vaddr_t end, unsigned prot, enum region_kind kind);
 struct region *aspace_find_region(struct aspace *as, vaddr_t va);

@@ -15,6 +15,8 @@
 static struct aspace aspaces[MAX_ASPACES];
 static struct spinlock aspaces_lock = SPINLOCK_INIT("aspaces");
 static struct spinlock commit_lock = SPINLOCK_INIT("commit");
+
+static void release_harts(struct aspace *as);
 static uint64_t lazy_committed;
 
 int commit_pages(uint64_t n)
@@ -80,8 +82,7 @@ static void free_page(vaddr_t va, paddr_t pa, unsigned prot, void *ctx)
 
 void aspace_destroy(struct aspace *as)
 {
-    /* Harts that still have this table loaded must drop it first. */
-    aspace_shootdown(as);
+    release_harts(as);
     mmu_for_each_user_page(as->root, free_page, as);
     mmu_free_user_root(as->root);
     as->root = 0;
@@ -280,16 +281,14 @@ int aspace_write(struct aspace *as, vaddr_t va, const void *src, uint64_t n)
 
 /*
  * Every hart whose satp holds as->root may cache its translations (the
- * scheduler switches tables lazily). Ask each to flush, or to drop the
- * table if it is not running a thread of as, and wait until all have.
- * Waiting yields instead of spinning: under -icount the other hart can
- * only run when this one gives up its turn.
+ * scheduler switches tables lazily). Ask each to flush, and wait until all
+ * have. Waiting yields instead of spinning: under -icount the other hart
+ * can only run when this one gives up its turn.
  */
 void aspace_shootdown(struct aspace *as)
 {
-    struct cpu *self = this_cpu();
     irq_save();
-    if (self->active_root == as->root)
+    if (this_cpu()->active_root == as->root)
         mmu_flush_local();
     irq_restore();
     for (uint32_t i = 0; i < ncpus; i++) {
@@ -299,5 +298,37 @@ void aspace_shootdown(struct aspace *as)
         cpu_send_ipi(c, IPI_TLB_FLUSH);
         while (__atomic_load_n(&c->ipi_pending, __ATOMIC_SEQ_CST) & IPI_TLB_FLUSH)
             yield();
+    }
+}
+
+/*
+ * Before a detached address space is freed, no hart may still have its
+ * table loaded. Nobody loads it any more (no process points to it), so the
+ * set of harts holding it only shrinks: drop it here, IPI the others (their
+ * handler drops a table they only hold lazily) and wait until none has it.
+ * We may move between harts while waiting, so "here" is re-read each time.
+ */
+static void release_harts(struct aspace *as)
+{
+    for (;;) {
+        bool held = false;
+        irq_save();
+        struct cpu *self = this_cpu();
+        if (self->active_root == as->root) {
+            mmu_activate(kernel_pagetable);
+            self->active_root = kernel_pagetable;
+        }
+        for (uint32_t i = 0; i < ncpus; i++) {
+            struct cpu *c = &cpus[i];
+            if (c != self && c->online && __atomic_load_n(&c->active_root, __ATOMIC_SEQ_CST) == as->root) {
+                held = true;
+                if (!(c->ipi_pending & IPI_TLB_FLUSH))
+                    cpu_send_ipi(c, IPI_TLB_FLUSH);
+            }
+        }
+        irq_restore();
+        if (!held)
+            return;
+        yield();
     }
 }
