@@ -143,18 +143,23 @@ void yield(void)
 
 /*
  * Atomically releases lk and sleeps on chan; reacquires lk when woken.
- * Taking t->lock before dropping lk means a wakeup(chan) issued after we
- * tested our condition cannot be lost: wakeup needs t->lock too.
+ * A wakeup(chan) issued after we tested our condition (under lk) cannot
+ * be lost: we are marked sleeping before lk is released, and wakeup needs
+ * t->lock, which we hold until the scheduler has switched away from us.
  */
 void sleep_on(void *chan, struct spinlock *lk)
 {
     struct thread *t = current_thread();
-    if (lk != &t->lock) {
+    /* Be visibly asleep before letting go of lk: wakeup() peeks at
+     * states without locks, so a waker that takes lk after us must already
+     * see T_SLEEPING (it then waits for t->lock, held until we are off the
+     * hart). */
+    if (lk != &t->lock)
         spin_lock(&t->lock);
-        spin_unlock(lk);
-    }
     t->chan = chan;
     t->state = T_SLEEPING;
+    if (lk != &t->lock)
+        spin_unlock(lk);
     sched();
     t->chan = NULL;
     if (lk != &t->lock) {
