@@ -1,0 +1,276 @@
+"""QEMU integration tests of booting: the banner on 1, 2 and 4 harts, boot
+under -icount, boot parameters (accepted, echoed, rejected) and halting.
+
+The banner lines are the ones docs/protocol.md lists:
+    faultline <version> (riscv64) booting on hart <id>
+    faultline: harts: <n> (boot hart <id>)
+    faultline: bootargs: "<append>"
+    faultline: params: <key=value ...>
+    faultline: memory: <M> MiB at 0x<base>, managing <N> MiB (<F> frames free)
+    faultline: hart <n> online            (one per secondary hart)
+"""
+
+import re
+import time
+
+import pytest
+
+from qemu_helpers import EXIT_BAD_PARAM, EXIT_CLEAN, halt, timeout_scale
+
+BOOT_TIMEOUT = 120.0
+PAGE_SIZE = 4096
+MIB = 1024 * 1024
+
+
+# ----- helpers ---------------------------------------------------------------
+
+def wait_for_log(m, pattern, timeout=60.0, flags=re.MULTILINE):
+    """Waits until `pattern` occurs anywhere in the console log, without
+    consuming output (lines such as "hart N online" may arrive before or
+    after the prompt). Returns the match."""
+    regex = re.compile(pattern, flags)
+    deadline = time.monotonic() + timeout * timeout_scale()
+    while True:
+        found = regex.search(m.log)
+        if found:
+            return found
+        if not m.running:
+            pytest.fail(f"QEMU ended before {pattern!r} appeared:\n{m.tail()}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"{pattern!r} did not appear within {timeout}s:\n{m.tail()}")
+        time.sleep(0.05)
+
+
+def boot_hart(m) -> int:
+    return int(wait_for_log(m, r"^faultline \S+ \(riscv64\) booting on hart (\d+)$").group(1))
+
+
+def wait_harts_online(m, cpus, timeout=60.0):
+    """Waits for "hart N online" of every hart but the boot hart, so that no
+    late banner line lands in the middle of a shell command's echo."""
+    first = boot_hart(m)
+    for hart in range(cpus):
+        if hart != first:
+            wait_for_log(m, rf"faultline: hart {hart} online$", timeout)
+
+
+def boot_to_shell(machine, cpus=1, **kwargs):
+    m = machine(cpus=cpus, **kwargs)
+    m.expect_prompt(timeout=BOOT_TIMEOUT)
+    wait_harts_online(m, cpus)
+    return m
+
+
+def banner_line(m, key):
+    """The text after "faultline: <key>: " on its banner line."""
+    return wait_for_log(m, rf"^faultline: {key}: (.*)$").group(1)
+
+
+def memory_line(m):
+    text = banner_line(m, "memory")
+    found = re.fullmatch(r"(\d+) MiB at 0x([0-9a-f]+), managing (\d+) MiB \((\d+) frames free\)",
+                         text)
+    assert found, f"memory banner line has an unexpected shape: {text!r}"
+    total, base, managed, free = found.groups()
+    return int(total), int(base, 16), int(managed), int(free)
+
+
+def params_of(m):
+    """The params banner line as a dict (a bare word such as `quiet` maps to True)."""
+    out = {}
+    for word in banner_line(m, "params").split():
+        key, sep, value = word.partition("=")
+        out[key] = value if sep else True
+    return out
+
+
+def assert_shell_works(m):
+    assert m.run_shell("echo boot-check ok").strip() == "boot-check ok"
+
+
+# ----- booting on 1, 2 and 4 harts ---------------------------------------------
+
+@pytest.mark.parametrize("cpus", [1, 2, 4])
+def test_boot_banner_on_smp(machine, cpus):
+    append = "mm=paging pc=inline"
+    m = boot_to_shell(machine, cpus=cpus, append=append)
+
+    first = boot_hart(m)
+    assert 0 <= first < cpus
+    entries = re.findall(r"^faultline \S+ \(riscv64\) booting on hart (\d+)$", m.log, re.MULTILINE)
+    assert entries == [str(first)], f"the kernel was entered {len(entries)} times: harts {entries}"
+    harts = banner_line(m, "harts")
+    assert re.fullmatch(rf"{cpus} \(boot hart {first}\)", harts), \
+        f"wrong hart count for -smp {cpus}: {harts!r}"
+    assert banner_line(m, "bootargs") == f'"{append}"'
+
+    total, base, managed, free = memory_line(m)
+    assert total == 128, f"QEMU gave 128 MiB, banner says {total} MiB"
+    assert base == 0x80000000
+    assert managed == 128
+    # The kernel image, initrd and core map use some frames; most are free.
+    assert 0.9 * 128 * MIB // PAGE_SIZE < free < 128 * MIB // PAGE_SIZE, free
+
+    online = sorted(int(h) for h in re.findall(r"faultline: hart (\d+) online", m.log))
+    assert online == [h for h in range(cpus) if h != first], \
+        f"secondary harts reported online: {online}"
+    assert "FL-PANIC" not in m.log
+    assert_shell_works(m)
+
+
+@pytest.mark.parametrize("cpus", [2, 4])
+def test_repeated_smp_boots_enter_kernel_once(machine, cpus):
+    # Only the boot hart may enter the kernel at _start; the others must come
+    # in through the SBI HSM hart_start entry, once each. Races between the
+    # kernel starting a hart and that hart still being in the firmware show
+    # up only now and then, so boot many times (each boot is ~0.2 s).
+    boots = 25
+    for i in range(boots):
+        m = machine(cpus=cpus, name=f"boot{i}")
+        m.expect_prompt(timeout=BOOT_TIMEOUT)
+        wait_harts_online(m, cpus, timeout=30)
+        entries = re.findall(r"^faultline \S+ \(riscv64\) booting on hart (\d+)$",
+                             m.log, re.MULTILINE)
+        assert len(entries) == 1, \
+            f"boot {i + 1} of {boots}: the kernel was entered at _start by harts {entries}"
+        assert "did not start" not in m.log, f"boot {i + 1} of {boots}:\n{m.tail(12)}"
+        m.close()
+
+
+# ----- -icount: harts round-robin on one virtual clock ---------------------------
+
+def parse_time(output):
+    found = re.search(r"real (\d+\.\d{3})s user (\d+\.\d{3})s sys (\d+\.\d{3})s", output)
+    assert found, f"no `time` report in {output!r}"
+    return tuple(float(x) for x in found.groups())
+
+
+@pytest.mark.parametrize("cpus", [1, 2])
+def test_icount_boot_runs_background_spinners(machine, cpus):
+    # Under -icount the harts share one host thread and one virtual clock: a
+    # kernel that spins waiting for another hart, or takes timer interrupts
+    # faster than it can handle them, livelocks here. Two CPU-bound
+    # background jobs plus a timed foreground one exercise the tick,
+    # preemption and wakeups of idle harts.
+    m = boot_to_shell(machine, cpus=cpus, icount=True)
+    pids = []
+    for _ in range(2):
+        out = m.run_shell("spin 100 &", timeout=60)
+        found = re.search(r"^\[(\d+)\]$", out, re.MULTILINE)
+        assert found, f"no [pid] line for a background job: {out!r}"
+        pids.append(int(found.group(1)))
+    assert pids[0] != pids[1]
+
+    ps = m.run_shell("ps", timeout=60)
+    listed = {int(row.split()[0]) for row in ps.splitlines()
+              if row.split() and row.split()[-1] == "spin"}
+    # A spinner may already have ended (and been reaped) by now, but not both
+    # before ps was even forked: they run for 100 ms of virtual time.
+    assert listed & set(pids), f"no background spin in ps:\n{ps}"
+
+    real, user, sys_ = parse_time(m.run_shell("time spin 50", timeout=120))
+    assert real >= 0.050, f"spin 50 took only {real}s of virtual time"
+    assert user + sys_ <= real + 0.005
+
+    # Both background jobs are reaped and reported by the shell.
+    deadline = time.monotonic() + 120 * timeout_scale()
+    while not all(re.search(rf"^\[{pid}\] done status 0$", m.log, re.MULTILINE) for pid in pids):
+        assert time.monotonic() < deadline, f"background jobs never reported done:\n{m.tail()}"
+        m.run_shell("echo", timeout=60)
+    assert "FL-PANIC" not in m.log
+    assert_shell_works(m)
+
+
+# ----- boot parameters ---------------------------------------------------------
+
+@pytest.mark.parametrize("append, key, value", [
+    ("mm=swap", "mm", "swap"),
+    ("mm=paging", "mm", "paging"),
+    ("pc=daemon", "pc", "daemon"),
+])
+def test_boot_parameter_accepted_and_echoed(machine, append, key, value):
+    m = boot_to_shell(machine, append=append)
+    assert banner_line(m, "bootargs") == f'"{append}"'
+    assert params_of(m).get(key) == value, banner_line(m, "params")
+    assert_shell_works(m)
+
+
+def test_default_parameters(machine):
+    m = boot_to_shell(machine)
+    params = params_of(m)
+    assert params.get("mm") in ("swap", "paging"), params
+    assert params.get("pc") in ("inline", "daemon"), params
+    assert "mem" not in params, "no mem= given, yet the kernel reports a cap"
+
+
+def test_mem_cap_8M(machine):
+    m = boot_to_shell(machine, append="mem=8M")
+    assert params_of(m).get("mem") == "8M"
+    total, _, managed, free = memory_line(m)
+    assert total == 128, "mem= caps what is managed, not what the board has"
+    assert managed == 8
+    assert 0 < free < 8 * MIB // PAGE_SIZE, free
+    # The machine still works within 8 MiB.
+    out = m.run_shell("ls")
+    assert re.search(r"^sh\s+file\s+\d+", out, re.MULTILINE), out
+    assert_shell_works(m)
+
+
+def stopped_boot(machine, append):
+    m = machine(append=append)
+    code = m.wait_exit(timeout=60)
+    return code, m.log
+
+
+@pytest.mark.parametrize("append", ["foo=1", "mm=swap foo=1"])
+def test_unknown_key_stops_boot(machine, append):
+    code, log = stopped_boot(machine, append)
+    assert code == EXIT_BAD_PARAM, f"QEMU exit code {code}, expected {EXIT_BAD_PARAM}"
+    found = re.search(r"^faultline: bad boot parameter: (.*)$", log, re.MULTILINE)
+    assert found, f"no bad-parameter message:\n{log[-2000:]}"
+    message = found.group(1)
+    assert "foo" in message, message
+    keys = re.search(r"valid keys: (.*)$", message)
+    assert keys, f"the message does not list the valid keys: {message!r}"
+    listed = {k.strip() for k in keys.group(1).split(",")}
+    assert {"mm", "pc", "mem"} <= listed, listed
+    assert "init: starting sh" not in log
+
+
+@pytest.mark.parametrize("append, choices", [
+    ("mm=bogus", "swap, paging"),
+    ("pc=bogus", "inline, daemon"),
+])
+def test_bad_value_stops_boot(machine, append, choices):
+    code, log = stopped_boot(machine, append)
+    assert code == EXIT_BAD_PARAM, f"QEMU exit code {code}, expected {EXIT_BAD_PARAM}"
+    found = re.search(r"^faultline: bad boot parameter: (.*)$", log, re.MULTILINE)
+    assert found, f"no bad-parameter message:\n{log[-2000:]}"
+    assert "bogus" in found.group(1)
+    assert choices in found.group(1), f"valid choices not named: {found.group(1)!r}"
+    assert "init: starting sh" not in log
+
+
+@pytest.mark.parametrize("append", ["mem=1M", "mem=abc"])
+def test_bad_mem_rejected(machine, append):
+    code, log = stopped_boot(machine, append)
+    assert code == EXIT_BAD_PARAM, f"QEMU exit code {code}, expected {EXIT_BAD_PARAM}"
+    assert re.search(r"^faultline: bad boot parameter: .*\bmem\b", log, re.MULTILINE), log[-2000:]
+    assert "init: starting sh" not in log
+
+
+# ----- halting -----------------------------------------------------------------
+
+@pytest.mark.machine(cpus=2)
+def test_halt_exits_cleanly(shell):
+    code = halt(shell)
+    assert code == EXIT_CLEAN, f"`halt` made QEMU exit {code}"
+    assert not shell.killed
+    assert re.search(r"^faultline: halting", shell.log, re.MULTILINE), shell.tail()
+
+
+@pytest.mark.parametrize("code", [7, 1])
+def test_halt_with_exit_code(shell, code):
+    assert halt(shell, code) == code
+    assert not shell.killed
+    assert "faultline: halting" in shell.log
