@@ -125,11 +125,31 @@ static void run_selftest(void)
     }
 }
 
-static void start_secondary_harts(void)
+/*
+ * Starts the other harts from a kernel thread, so waiting costs nothing.
+ * A start request can race the firmware's own start-up (the hart then
+ * enters at _start, loses the boot lottery and stops itself), so each hart
+ * is asked again, whenever the firmware reports it stopped, until it is
+ * online or HART_START_TRIES attempts have passed.
+ */
+#define HART_START_TRIES     200
+#define HART_START_RETRY_MS  5
+
+static void start_secondary_harts(void *unused)
 {
-    for (uint32_t i = 1; i < ncpus; i++)
-        if (arch_hart_start(cpus[i].hartid, i))
-            kprintf("faultline: hart %u did not start\n", cpus[i].hartid);
+    (void)unused;
+    for (uint32_t i = 1; i < ncpus; i++) {
+        int tries = 0;
+        while (!__atomic_load_n(&cpus[i].online, __ATOMIC_SEQ_CST)) {
+            if (tries++ == HART_START_TRIES) {
+                kprintf("faultline: hart %u did not start\n", cpus[i].hartid);
+                break;
+            }
+            if (arch_hart_stopped(cpus[i].hartid))
+                arch_hart_start(cpus[i].hartid, i);
+            sleep_ms(HART_START_RETRY_MS);
+        }
+    }
 }
 
 _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)
@@ -173,7 +193,8 @@ _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)
     proc_start_init(params.init);
 
     cpus[0].online = true;
-    start_secondary_harts();
+    if (ncpus > 1 && !kthread_create("hartstart", start_secondary_harts, NULL, -1))
+        panic("no thread to start the other harts");
     timer_start_hart(&cpus[0]);
     scheduler();
 }

@@ -57,15 +57,18 @@ void timer_interrupt(void)
     }
 }
 
-long sys_sleep(uint64_t ms)
+/* Sleeps ms milliseconds (to the next tick after). A process's thread
+ * wakes early with -EINTR if the process is killed; a kernel thread never. */
+long sleep_ms(uint64_t ms)
 {
     uint64_t start = arch_read_time();
     uint64_t units = ms * (timebase / MS_PER_SEC);
+    struct proc *p = current_proc();
     long rc = 0;
     spin_lock(&sleep_lock);
     sleepers++;
     while (arch_read_time() - start < units) {
-        if (proc_killed(current_proc())) {
+        if (p && proc_killed(p)) {
             rc = -EINTR;
             break;
         }
@@ -74,4 +77,9 @@ long sys_sleep(uint64_t ms)
     sleepers--;
     spin_unlock(&sleep_lock);
     return rc;
+}
+
+long sys_sleep(uint64_t ms)
+{
+    return sleep_ms(ms);
 }

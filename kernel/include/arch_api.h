@@ -14,6 +14,7 @@ struct cpu;
 /* --- per-hart setup --- */
 void arch_hart_init(struct cpu *c);                 /* trap vector, counters, interrupt enables */
 int  arch_hart_start(uint32_t hartid, uint64_t opaque); /* start a secondary hart (0 or -errno) */
+bool arch_hart_stopped(uint32_t hartid);            /* firmware holds it, ready to be started */
 
 /* --- threads --- */
 void arch_context_switch(struct context *save, struct context *load);

@@ -8,5 +8,6 @@ void timer_start_hart(struct cpu *c);
 void timer_interrupt(void);             /* from the trap handler */
 uint64_t time_to_us(uint64_t units);
 uint64_t time_now_us(void);
+long sleep_ms(uint64_t ms);
 long sys_sleep(uint64_t ms);
 #endif

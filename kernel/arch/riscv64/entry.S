@@ -4,6 +4,12 @@
  * Secondary harts enter at _secondary_start when the boot hart asks SBI HSM
  * to start them, with a0 = hart id and a1 = the logical cpu number we passed.
  *
+ * Only the first hart to reach _start boots the kernel. Firmware may send
+ * others there too (a start request racing the firmware's own start-up, or
+ * firmware that releases every hart into the kernel): a hart that loses the
+ * boot lottery stops itself through SBI HSM, and the kernel starts it again
+ * at _secondary_start once it is running (hart.c, main.c).
+ *
  * Both build nothing in C before paging is on: they load boot_pagetable,
  * which maps (a) the gigabyte holding the kernel at its physical address, so
  * the instruction after the satp write still fetches, and (b) the upper-half
@@ -11,6 +17,7 @@
  * then builds the real kernel table in C (mm/kmap.c) and switches to it.
  */
 #include <arch/arch.h>
+#include <arch/sbi.h>
 #include "config.h"
 
 #define PTE_BOOT_LEAF   0xef        /* V R W X G A D: boot only; kmap.c sets real permissions */
@@ -23,6 +30,10 @@
     .globl _start
 _start:
     csrw    sie, zero
+    la      t0, boot_lottery
+    li      t1, 1
+    amoswap.w t1, t1, (t0)
+    bnez    t1, lost_boot_lottery
     /* Identity entry for the gigabyte we run in. */
     la      t0, boot_pagetable
     la      t1, _start
@@ -63,6 +74,15 @@ _start:
 4:  wfi
     j       4b
 
+/* Not the boot hart: back to the firmware's stopped state (SBI HSM
+ * hart_stop does not return), or park for good if it cannot. */
+lost_boot_lottery:
+    li      a7, SBI_EXT_HSM
+    li      a6, SBI_HSM_HART_STOP
+    ecall
+6:  wfi
+    j       6b
+
     .globl _secondary_start
 _secondary_start:
     csrw    sie, zero
@@ -94,6 +114,11 @@ enable_boot_paging:
     li      t2, KERNEL_DIRECT_BASE
     add     ra, ra, t2
     ret
+
+    .section .data
+    .balign 4
+boot_lottery:                   /* in .data: must not be cleared with .bss */
+    .word   0
 
     .section .data.pagetable, "aw"
     .balign 4096

@@ -35,6 +35,12 @@ int arch_hart_start(uint32_t hartid, uint64_t opaque)
     return r.error ? -EIO : 0;
 }
 
+bool arch_hart_stopped(uint32_t hartid)
+{
+    struct sbiret r = sbi_call(SBI_EXT_HSM, SBI_HSM_HART_STATUS, hartid, 0, 0);
+    return r.error == 0 && r.value == SBI_HSM_STATE_STOPPED;
+}
+
 void arch_context_init(struct context *c, uint64_t stack_top, void (*entry)(void))
 {
     *c = (struct context){ 0 };
