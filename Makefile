@@ -88,7 +88,10 @@ qemu-gdb:
 gdb: $(KERNEL)
 	$(PYTHON) tools/run.py --attach-gdb --kernel $(KERNEL)
 
-test: all
+# Like qemu: tools (and the Python test packages) first, then the build.
+test:
+	@$(PYTHON) tools/setup.py --test
+	@$(MAKE) --no-print-directory all
 	FL_BUILD=$(BUILD) $(PYTHON) -m pytest -q -n 2 tests
 
 test-host:

@@ -4,6 +4,8 @@ needs: a RISC-V cross gcc, qemu-system-riscv64 >= 7.2 and gdb-multiarch.
 
   setup.py            check; install what is missing with apt-get if possible
   setup.py --check    check only; exit 1 if something is missing
+  setup.py --test     also the Python packages the tests need
+                      (requirements-dev.txt), installed with pip if missing
 
 Prints one line when everything is there. `make toolchain` and `make qemu`
 run it.
@@ -121,9 +123,47 @@ def print_manual_instructions(missing) -> None:
           f"(installed as {GDB}).")
 
 
+REQUIREMENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "requirements-dev.txt")
+# import name of each package the test run cannot start without
+TEST_MODULES = ("pytest", "pexpect", "xdist", "pytest_timeout")
+
+
+def missing_test_modules():
+    import importlib.util
+    return [m for m in TEST_MODULES if importlib.util.find_spec(m) is None]
+
+
+def pip_install_requirements() -> bool:
+    """pip-installs requirements-dev.txt for this user; a Debian-managed
+    Python refuses (PEP 668) unless told, so that is the fallback."""
+    base = [sys.executable, "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+    user = [] if os.geteuid() == 0 else ["--user"]
+    for extra in ([], ["--break-system-packages"]):
+        argv = base + user + extra + ["-r", REQUIREMENTS]
+        print("+ " + " ".join(argv), flush=True)
+        if subprocess.run(argv).returncode == 0:
+            return True
+    return False
+
+
+def ensure_test_modules(check_only: bool) -> bool:
+    missing = missing_test_modules()
+    if missing and not check_only:
+        say("missing Python test packages: " + ", ".join(missing) + " -- installing with pip")
+        pip_install_requirements()
+        missing = missing_test_modules()
+    if missing:
+        say("missing Python test packages: " + ", ".join(missing), err=True)
+        print(f"  python3 -m pip install -r {os.path.normpath(REQUIREMENTS)}")
+        return False
+    return True
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description="Check/install faultline's toolchain.")
     p.add_argument("--check", action="store_true", help="only check; install nothing")
+    p.add_argument("--test", action="store_true",
+                   help="also check (and install) the Python packages the tests need")
     args = p.parse_args(argv)
 
     missing, notes, warnings = check()
@@ -137,6 +177,8 @@ def main(argv=None) -> int:
         print_manual_instructions(missing)
         return 1
     say("toolchain ok: " + ", ".join(notes))
+    if args.test and not ensure_test_modules(args.check):
+        return 1
     return 0
 
 
