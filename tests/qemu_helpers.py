@@ -6,7 +6,9 @@ Machine lives in tools/faultline_qemu.py (shared with tools/run.py); this
 module re-exports it so tests need not know where the tools are.
 """
 
+import re
 import sys
+import time
 from pathlib import Path
 
 TOOLS = Path(__file__).resolve().parent.parent / "tools"
@@ -34,6 +36,7 @@ __all__ = [
     "Machine", "MachineError", "MachineExited", "MachineTimeout",
     "boot_failure", "describe_exit", "halt", "parse_json_lines", "qemu_command",
     "run_gdb", "timeout_scale",
+    "BOOT_TIMEOUT", "wait_for_log", "boot_hart", "wait_harts_online", "boot_to_shell",
 ]
 
 GDB_SCRIPT = TOOLS / "gdb" / "faultline-gdb.py"
@@ -50,3 +53,47 @@ def boot_failure(machine: Machine, timeout: float = 60.0) -> tuple:
     to end and returns (exit status, console text)."""
     code = machine.wait_exit(timeout)
     return code, machine.log
+
+
+# ----- console waits shared by the integration tests ------------------------
+
+BOOT_TIMEOUT = 120.0   # seconds from QEMU start to the first prompt (scaled)
+
+
+def wait_for_log(m: Machine, pattern: str, timeout: float = 60.0, flags=re.MULTILINE):
+    """Waits until `pattern` occurs anywhere in the console log, without
+    consuming output (lines such as "hart N online" may arrive before or
+    after the prompt). Returns the match."""
+    import pytest
+    regex = re.compile(pattern, flags)
+    deadline = time.monotonic() + timeout * timeout_scale()
+    while True:
+        found = regex.search(m.log)
+        if found:
+            return found
+        if not m.running:
+            pytest.fail(f"QEMU ended before {pattern!r} appeared:\n{m.tail()}")
+        if time.monotonic() > deadline:
+            pytest.fail(f"{pattern!r} did not appear within {timeout}s:\n{m.tail()}")
+        time.sleep(0.05)
+
+
+def boot_hart(m: Machine) -> int:
+    return int(wait_for_log(m, r"^faultline \S+ \(riscv64\) booting on hart (\d+)$").group(1))
+
+
+def wait_harts_online(m: Machine, cpus: int, timeout: float = 60.0) -> None:
+    """Waits for "hart N online" of every hart but the boot hart, so that no
+    late banner line lands in the middle of a shell command's echo."""
+    first = boot_hart(m)
+    for hart in range(cpus):
+        if hart != first:
+            wait_for_log(m, rf"faultline: hart {hart} online$", timeout)
+
+
+def boot_to_shell(machine, cpus: int = 1, **kwargs) -> Machine:
+    """A machine from the `machine` fixture, at its prompt, all harts online."""
+    m = machine(cpus=cpus, **kwargs)
+    m.expect_prompt(timeout=BOOT_TIMEOUT)
+    wait_harts_online(m, cpus)
+    return m

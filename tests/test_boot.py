@@ -15,50 +15,20 @@ import time
 
 import pytest
 
-from qemu_helpers import EXIT_BAD_PARAM, EXIT_CLEAN, halt, timeout_scale
+from qemu_helpers import BOOT_TIMEOUT, boot_hart, boot_to_shell, wait_for_log, wait_harts_online, EXIT_BAD_PARAM, EXIT_CLEAN, halt, timeout_scale
 
-BOOT_TIMEOUT = 120.0
 PAGE_SIZE = 4096
 MIB = 1024 * 1024
 
 
 # ----- helpers ---------------------------------------------------------------
 
-def wait_for_log(m, pattern, timeout=60.0, flags=re.MULTILINE):
-    """Waits until `pattern` occurs anywhere in the console log, without
-    consuming output (lines such as "hart N online" may arrive before or
-    after the prompt). Returns the match."""
-    regex = re.compile(pattern, flags)
-    deadline = time.monotonic() + timeout * timeout_scale()
-    while True:
-        found = regex.search(m.log)
-        if found:
-            return found
-        if not m.running:
-            pytest.fail(f"QEMU ended before {pattern!r} appeared:\n{m.tail()}")
-        if time.monotonic() > deadline:
-            pytest.fail(f"{pattern!r} did not appear within {timeout}s:\n{m.tail()}")
-        time.sleep(0.05)
 
 
-def boot_hart(m) -> int:
-    return int(wait_for_log(m, r"^faultline \S+ \(riscv64\) booting on hart (\d+)$").group(1))
 
 
-def wait_harts_online(m, cpus, timeout=60.0):
-    """Waits for "hart N online" of every hart but the boot hart, so that no
-    late banner line lands in the middle of a shell command's echo."""
-    first = boot_hart(m)
-    for hart in range(cpus):
-        if hart != first:
-            wait_for_log(m, rf"faultline: hart {hart} online$", timeout)
 
 
-def boot_to_shell(machine, cpus=1, **kwargs):
-    m = machine(cpus=cpus, **kwargs)
-    m.expect_prompt(timeout=BOOT_TIMEOUT)
-    wait_harts_online(m, cpus)
-    return m
 
 
 def banner_line(m, key):

@@ -7,9 +7,8 @@ import time
 
 import pytest
 
-from qemu_helpers import timeout_scale
+from qemu_helpers import boot_to_shell, wait_for_log, timeout_scale
 
-BOOT_TIMEOUT = 120.0
 USER_TOP = 0x4000000000         # Sv39 user space: [0, 256 GiB)
 USER_BASE = 0x10000             # program images start here (docs/architecture.md)
 USERTESTS_TIMEOUT = 300.0
@@ -28,25 +27,8 @@ FAULTERS = {
 }
 
 
-def wait_for_log(m, pattern, timeout=60.0):
-    regex = re.compile(pattern, re.MULTILINE)
-    deadline = time.monotonic() + timeout * timeout_scale()
-    while not regex.search(m.log):
-        if not m.running:
-            pytest.fail(f"QEMU ended before {pattern!r} appeared:\n{m.tail()}")
-        if time.monotonic() > deadline:
-            pytest.fail(f"{pattern!r} did not appear within {timeout}s:\n{m.tail()}")
-        time.sleep(0.05)
 
 
-def boot_to_shell(machine, cpus=1, **kwargs):
-    m = machine(cpus=cpus, **kwargs)
-    m.expect_prompt(timeout=BOOT_TIMEOUT)
-    first = int(re.search(r"booting on hart (\d+)", m.log).group(1))
-    for hart in range(cpus):
-        if hart != first:
-            wait_for_log(m, rf"faultline: hart {hart} online$")
-    return m
 
 
 def kill_lines(text):

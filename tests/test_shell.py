@@ -8,9 +8,8 @@ import time
 import pytest
 
 import mkinitrd
-from qemu_helpers import timeout_scale
+from qemu_helpers import boot_to_shell, timeout_scale
 
-BOOT_TIMEOUT = 120.0
 # The programs every initrd has (user/*.c); ls must show each with its size.
 PROGRAMS = ("sh", "init", "ls", "ps", "cat", "echo", "kill", "time", "halt", "spin",
             "threads", "faultnull", "illegal", "getpidbench", "sleep", "uptime")
@@ -19,27 +18,8 @@ README = mkinitrd.README_TEXT.decode()
 
 # ----- helpers ---------------------------------------------------------------
 
-def wait_for_log(m, pattern, timeout=60.0):
-    regex = re.compile(pattern, re.MULTILINE)
-    deadline = time.monotonic() + timeout * timeout_scale()
-    while not regex.search(m.log):
-        if not m.running:
-            pytest.fail(f"QEMU ended before {pattern!r} appeared:\n{m.tail()}")
-        if time.monotonic() > deadline:
-            pytest.fail(f"{pattern!r} did not appear within {timeout}s:\n{m.tail()}")
-        time.sleep(0.05)
 
 
-def boot_to_shell(machine, cpus=1, **kwargs):
-    """A shell on `cpus` harts, after every secondary hart has said it is
-    online (such a line could otherwise land inside a command's echo)."""
-    m = machine(cpus=cpus, **kwargs)
-    m.expect_prompt(timeout=BOOT_TIMEOUT)
-    first = int(re.search(r"booting on hart (\d+)", m.log).group(1))
-    for hart in range(cpus):
-        if hart != first:
-            wait_for_log(m, rf"faultline: hart {hart} online$")
-    return m
 
 
 def lines(output):
