@@ -94,6 +94,11 @@ test:
 	@$(MAKE) --no-print-directory all
 	FL_BUILD=$(BUILD) $(PYTHON) -m pytest -q -n 2 tests
 
+# Microbenchmarks under -icount: boots with CPUS harts, runs user/lat and
+# writes tables, JSON and histograms to $(BUILD)/bench (docs/measurement.md).
+bench: all
+	$(PYTHON) tools/report.py --kernel $(KERNEL) --initrd $(INITRD) --cpus $(CPUS) --mem $(MEM) --out-dir $(BUILD)/bench
+
 test-host:
 	FL_BUILD=$(BUILD) $(PYTHON) -m pytest -q -m host tests
 
