@@ -9,6 +9,7 @@
 #include "uart.h"
 #include "spinlock.h"
 #include "proc.h"
+#include "signal.h"
 #include "config.h"
 #include <arch/sbi.h>
 #include <faultline/errno.h>
@@ -96,11 +97,11 @@ long console_read(char *dst, size_t n)
     size_t got = 0;
     spin_lock(&console_lock);
     while (in.r == in.w) {
-        if (proc_killed(current_proc())) {
+        if (thread_interrupted()) {
             spin_unlock(&console_lock);
             return -EINTR;
         }
-        sleep_on(&in.r, &console_lock);
+        sleep_on_intr(&in.r, &console_lock);
     }
     while (got < n && in.r != in.w) {
         char c = in.buf[in.r++ % CONSOLE_BUF_SIZE];

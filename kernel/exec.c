@@ -9,6 +9,7 @@
 #include "file.h"
 #include "aspace.h"
 #include "proc.h"
+#include "signal.h"
 #include "printk.h"
 #include "kstring.h"
 #include "usercopy.h"
@@ -128,6 +129,7 @@ long exec_kernel_argv(const char *path, char *const argv[])
     this_cpu()->active_root = as->root;
     irq_restore();
     aspace_destroy(old);
+    signal_exec_reset(p);
     kstrlcpy(p->name, basename_of(path), sizeof p->name);
     kstrlcpy(t->name, p->name, sizeof t->name);
     arch_trapframe_init(&t->tf, img.entry, sp, (uint64_t)argc, uargv);

@@ -12,6 +12,7 @@
 #include "mmu.h"
 #include "file.h"
 #include "ktime.h"
+#include "meter.h"
 #include "uart.h"
 #include "plic.h"
 #include "printk.h"
@@ -187,6 +188,7 @@ _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)
             board.initrd_end - board.initrd_start);
 
     run_selftest();
+    meters_init(params.meters == METERS_ON);
     threads_init();
     procs_init();
     time_init(board.timebase_hz);

@@ -112,6 +112,16 @@ static const struct param_choice refbits_choices[] = {
 };
 static void set_selftest(struct boot_params *p, int v) { p->selftest = (enum selftest_kind)v; }
 static int  get_selftest(const struct boot_params *p)  { return (int)p->selftest; }
+static void set_meters(struct boot_params *p, int v) { p->meters = (enum meters_kind)v; }
+static int  get_meters(const struct boot_params *p)  { return (int)p->meters; }
+static const struct param_choice meters_choices[] = {
+    { "on", METERS_ON }, { "off", METERS_OFF },
+};
+static void set_lightsys(struct boot_params *p, int v) { p->lightsys = (enum lightsys_kind)v; }
+static int  get_lightsys(const struct boot_params *p)  { return (int)p->lightsys; }
+static const struct param_choice lightsys_choices[] = {
+    { "on", LIGHTSYS_ON }, { "off", LIGHTSYS_OFF },
+};
 static const struct param_choice selftest_choices[] = {
     { "none", SELFTEST_NONE }, { "panic", SELFTEST_PANIC }, { "kfault", SELFTEST_KFAULT },
 };
@@ -275,6 +285,10 @@ static const struct param_spec param_table[] = {
     CUSTOM_KEY("mem", mem),
     CUSTOM_KEY("init", init),
     CUSTOM_KEY("quiet", quiet),
+    { "meters", apply_choice, valid_choice, show_choice_if_set, meters_choices,
+      ARRAY_SIZE(meters_choices), set_meters, get_meters },
+    { "lightsys", apply_choice, valid_choice, show_choice_if_set, lightsys_choices,
+      ARRAY_SIZE(lightsys_choices), set_lightsys, get_lightsys },
     { "selftest", apply_choice, valid_choice, show_choice_if_set, selftest_choices,
       ARRAY_SIZE(selftest_choices), set_selftest, get_selftest },
 };

@@ -9,6 +9,7 @@
 #include "printk.h"
 #include "kstring.h"
 #include "usercopy.h"
+#include "signal.h"
 #include <faultline/errno.h>
 
 struct proc procs[MAX_PROCS];
@@ -45,6 +46,8 @@ struct proc *proc_alloc(void)
         p->xstatus = 0;
         p->dead_utime = p->dead_stime = 0;
         p->child_utime = p->child_stime = 0;
+        memset(p->sig_actions, 0, sizeof p->sig_actions);
+        p->sig_pending = 0;
         p->name[0] = '\0';
         spin_unlock(&p->lock);
         return p;
@@ -119,10 +122,12 @@ long proc_fork(void)
         return -EAGAIN;
     }
     files_fork(parent, child);
+    signal_fork(pt, child, t);
     kstrlcpy(child->name, parent->name, sizeof child->name);
     uint64_t ksp = t->tf.kernel_sp;
     t->tf = pt->tf;
     t->tf.kernel_sp = ksp;
+    thread_sync_ids(t);
     tf_set_return(&t->tf, 0);
     child->nthreads = 1;
 
@@ -280,11 +285,11 @@ long proc_wait(int pid, uint64_t status_uva, int flags)
             spin_unlock(&wait_lock);
             return 0;
         }
-        if (proc_killed(self)) {
+        if (thread_interrupted()) {
             spin_unlock(&wait_lock);
             return -EINTR;
         }
-        sleep_on(self, &wait_lock);
+        sleep_on_intr(self, &wait_lock);
     }
 }
 
@@ -300,9 +305,13 @@ long proc_kill(int pid, int sig)
                 spin_unlock(&p->lock);
                 return -EPERM;
             }
-            if (!p->killed)
-                p->killed = sig;
-            nudge_threads(p, current_thread());
+            if (sig != SIGKILL) {
+                signal_post_process(p, sig);   /* caught, ignored or default */
+            } else {
+                if (!p->killed)
+                    p->killed = sig;
+                nudge_threads(p, current_thread());
+            }
             spin_unlock(&p->lock);
             return 0;
         }

@@ -14,6 +14,7 @@
 #include "printk.h"
 #include "mmu.h"
 #include "aspace.h"
+#include "signal.h"
 
 static uint32_t pick_cursor;   /* where the next scan starts: fairness hint */
 
@@ -147,7 +148,7 @@ void yield(void)
  * be lost: we are marked sleeping before lk is released, and wakeup needs
  * t->lock, which we hold until the scheduler has switched away from us.
  */
-void sleep_on(void *chan, struct spinlock *lk)
+static void sleep_common(void *chan, struct spinlock *lk, bool interruptible)
 {
     struct thread *t = current_thread();
     /* Be visibly asleep before letting go of lk: wakeup() peeks at
@@ -156,6 +157,14 @@ void sleep_on(void *chan, struct spinlock *lk)
      * hart). */
     if (lk != &t->lock)
         spin_lock(&t->lock);
+    /* A signal poster sets its pending bit, then takes t->lock to wake
+     * us: checking under t->lock means it either sees us asleep or we see
+     * its bit, so a signal posted after the caller's own check is not lost. */
+    if (interruptible && thread_interrupted()) {
+        if (lk != &t->lock)
+            spin_unlock(&t->lock);
+        return;
+    }
     t->chan = chan;
     t->state = T_SLEEPING;
     if (lk != &t->lock)
@@ -166,6 +175,18 @@ void sleep_on(void *chan, struct spinlock *lk)
         spin_unlock(&t->lock);
         spin_lock(lk);
     }
+}
+
+void sleep_on(void *chan, struct spinlock *lk)
+{
+    sleep_common(chan, lk, false);
+}
+
+/* For waits a signal may end: returns without sleeping if the thread
+ * already has one to take (the caller re-checks and returns -EINTR). */
+void sleep_on_intr(void *chan, struct spinlock *lk)
+{
+    sleep_common(chan, lk, true);
 }
 
 void make_runnable(struct thread *t)
@@ -237,6 +258,8 @@ void ipi_interrupt(void)
 {
     struct cpu *c = this_cpu();
     arch_ipi_clear();
+    /* probe: target interrupted (a signal to a thread running here comes
+     * as IPI_RESCHEDULE; it is delivered on the way back to user mode) */
     uint32_t what = __atomic_load_n(&c->ipi_pending, __ATOMIC_SEQ_CST);
     if (what & IPI_TLB_FLUSH) {
         /* Drop a table we hold only lazily: its space may be going away. */

@@ -17,13 +17,16 @@
 #include "printk.h"
 #include "kstring.h"
 #include "aspace.h"
+#include "board.h"
+#include "signal.h"
 #include <faultline/errno.h>
 
 struct thread threads[MAX_THREADS];
 static int next_tid = 1;
 static struct spinlock kstack_lock = SPINLOCK_INIT("kstack");
 
-#define KSTACK_SLOT_SIZE ((KSTACK_PAGES + 1) * PAGE_SIZE)   /* + guard page */
+#define KSTACK_SLOT_SIZE (1UL << KSTACK_SLOT_SHIFT)
+_Static_assert(KSTACK_SLOT_SIZE > KSTACK_PAGES * PAGE_SIZE, "no room for a guard page");
 
 void threads_init(void)
 {
@@ -36,7 +39,8 @@ void threads_init(void)
 
 static uint64_t kstack_base(int slot)
 {
-    return KSTACK_AREA_BASE + (uint64_t)slot * KSTACK_SLOT_SIZE + PAGE_SIZE;
+    /* The stack sits at the top of its slot; the rest below is guard. */
+    return KSTACK_AREA_BASE + (uint64_t)(slot + 1) * KSTACK_SLOT_SIZE - KSTACK_PAGES * PAGE_SIZE;
 }
 
 static void kstack_unmap(int slot)
@@ -113,14 +117,24 @@ struct thread *thread_alloc(struct proc *p, const char *name)
         t->kentry = NULL;
         t->karg = NULL;
         t->utime = t->stime = 0;
+        t->sig_pending = t->sig_blocked = t->sig_fault_addr = 0;
         t->stamp = arch_read_time();
         kstrlcpy(t->name, name, sizeof t->name);
         memset(&t->tf, 0, sizeof t->tf);
         t->tf.kernel_sp = top;
+        thread_sync_ids(t);
         arch_context_init(&t->context, top, thread_first_entry);
         return t;
     }
     return NULL;
+}
+
+/* The trapframe carries the ids the light system calls return. */
+void thread_sync_ids(struct thread *t)
+{
+    t->tf.light = params.lightsys == LIGHTSYS_ON;
+    t->tf.pid = t->proc ? (uint64_t)t->proc->pid : 0;
+    t->tf.tid = (uint64_t)t->tid;
 }
 
 /* Caller holds t->lock, and t is off every hart. */
@@ -171,6 +185,7 @@ long thread_create_user(uint64_t pc, uint64_t sp, uint64_t a0, uint64_t a1)
     if (!t)
         return -EAGAIN;
     arch_trapframe_init(&t->tf, pc, sp, a0, a1);
+    t->sig_blocked = current_thread()->sig_blocked;   /* inherited, as in POSIX */
     spin_lock(&p->lock);
     if (p->killed || p->exiting) {
         spin_unlock(&p->lock);
@@ -261,8 +276,8 @@ long thread_join(int tid, long *value)
         return -EINVAL;
     }
     t->joined = true;
-    while (!t->exited && !p->killed)
-        sleep_on(&p->nthreads, &p->lock);
+    while (!t->exited && !thread_interrupted())
+        sleep_on_intr(&p->nthreads, &p->lock);
     if (!t->exited) {
         t->joined = false;
         spin_unlock(&p->lock);

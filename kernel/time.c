@@ -6,6 +6,7 @@
 #include "ktime.h"
 #include "cpu.h"
 #include "proc.h"
+#include "signal.h"
 #include "board.h"
 #include <faultline/errno.h>
 
@@ -58,7 +59,7 @@ void timer_interrupt(void)
 }
 
 /* Sleeps ms milliseconds (to the next tick after). A process's thread
- * wakes early with -EINTR if the process is killed; a kernel thread never. */
+ * wakes early with -EINTR if the process is killed or a signal arrives; a kernel thread never. */
 long sleep_ms(uint64_t ms)
 {
     uint64_t start = arch_read_time();
@@ -68,11 +69,11 @@ long sleep_ms(uint64_t ms)
     spin_lock(&sleep_lock);
     sleepers++;
     while (arch_read_time() - start < units) {
-        if (p && proc_killed(p)) {
+        if (p && thread_interrupted()) {
             rc = -EINTR;
             break;
         }
-        sleep_on(&sleepers, &sleep_lock);
+        sleep_on_intr(&sleepers, &sleep_lock);
     }
     sleepers--;
     spin_unlock(&sleep_lock);

@@ -61,6 +61,22 @@ def background(m, cmd):
     return int(found.group(1))
 
 
+def ps_job(m, pid, name, timeout=10.0):
+    """The ps row of job `pid` once it runs `name`. Right after `cmd &` the
+    child may not have reached exec yet (on another hart, or not scheduled
+    yet) and is still listed as a copy of sh, so look again until it is."""
+    deadline = time.monotonic() + timeout * timeout_scale()
+    while True:
+        _, rows = ps_rows(m.run_shell("ps"))
+        mine = [r for r in rows if r["pid"] == pid]
+        assert mine, f"job {pid} is not in ps: {rows}"
+        if mine[0]["name"] == name:
+            return mine[0]
+        assert mine[0]["name"] == "sh" and time.monotonic() < deadline, \
+            f"job {pid} never showed up as {name}: {rows}"
+        time.sleep(0.05)
+
+
 def wait_job_done(m, pid, timeout=30.0):
     """Runs empty commands until the shell reports job `pid` done; returns
     the rest of that line ("status 0", "signal 15")."""
@@ -187,10 +203,8 @@ def test_ps_columns_and_states(shell):
 
 def test_background_job_reports_pid_and_done(shell):
     pid = background(shell, "spin 300")
-    _, rows = ps_rows(shell.run_shell("ps"))
-    spin = [r for r in rows if r["pid"] == pid]
-    assert spin and spin[0]["name"] == "spin", f"job {pid} not in ps: {rows}"
-    assert spin[0]["state"] in ("running", "runnable")
+    spin = ps_job(shell, pid, "spin")
+    assert spin["state"] in ("running", "runnable")
     # The prompt comes back at once: the shell did not wait for the job.
     assert shell.run_shell("echo not blocked") == "not blocked\n"
     assert wait_job_done(shell, pid) == "status 0"
@@ -211,8 +225,7 @@ def test_kill_background_job(machine, cpus):
     # kernel has to interrupt it there.
     shell = boot_to_shell(machine, cpus=cpus)
     pid = background(shell, "spin 5000")
-    _, rows = ps_rows(shell.run_shell("ps"))
-    assert [r["name"] for r in rows if r["pid"] == pid] == ["spin"], rows
+    ps_job(shell, pid, "spin")
     start = time.monotonic()
     shell.run_shell(f"kill {pid}")
     assert wait_job_done(shell, pid, timeout=10) == "signal 15"   # SIGTERM

@@ -24,8 +24,8 @@
 #define FL_WTERMSIG(s)     ((s) & 0x7f)
 #define FL_WIFEXITED(s)    (FL_WTERMSIG(s) == 0)
 
-/* Signal numbers (UNIX numbering). Until full signals land, kill() with any
- * valid signal terminates the target. */
+/* Signal numbers (UNIX numbering). A signal mask is a uint64_t with bit
+ * (1 << sig) per signal. */
 #define SIGHUP      1
 #define SIGINT      2
 #define SIGQUIT     3
@@ -43,6 +43,53 @@
 #define SIGTERM    15
 #define SIGCHLD    17
 #define NSIG       32
+
+#define FL_SIGMASK(sig)  ((uint64_t)1 << (sig))
+
+/* sigaction() handlers that are not addresses */
+#define SIG_DFL     0      /* default: terminate, or ignore for SIGCHLD */
+#define SIG_IGN     1      /* discard the signal */
+
+/* fl_sigaction.flags */
+#define FL_SA_NODEFER    0x1   /* do not block the signal while its handler runs */
+#define FL_SA_RESETHAND  0x2   /* back to SIG_DFL once the handler is entered */
+
+struct fl_sigaction {
+    uint64_t handler;      /* SIG_DFL, SIG_IGN or void (*)(int sig, uint64_t addr, struct fl_sigframe *) */
+    uint64_t restorer;     /* code the handler returns to; must issue SYS_sigreturn */
+    uint64_t mask;         /* blocked, in addition, while the handler runs */
+    uint32_t flags;        /* FL_SA_* */
+    uint32_t pad;
+};
+
+/* sigprocmask() how */
+#define SIG_BLOCK    0     /* blocked |= set */
+#define SIG_UNBLOCK  1     /* blocked &= ~set */
+#define SIG_SETMASK  2     /* blocked = set */
+
+/*
+ * What the kernel pushes on the user stack before entering a handler. The
+ * handler starts with sp = the frame's address (16-byte aligned) and a2
+ * pointing at it; it returns (ra = restorer) with sp back at the frame,
+ * and sigreturn reads the frame there. A handler may change regs[] (for
+ * instance step regs[FL_REG_PC] past a faulting instruction): sigreturn
+ * resumes with exactly what the frame then holds.
+ */
+#define FL_SIGFRAME_MAGIC  0x5349474652414d45ULL   /* "SIGFRAME" */
+#define FL_NREGS           32   /* regs[0] = pc, regs[n] = register xn for n = 1..31 */
+#define FL_REG_PC          0
+#define FL_REG_RA          1
+#define FL_REG_SP          2
+#define FL_REG_A0          10
+
+struct fl_sigframe {
+    uint64_t magic;             /* FL_SIGFRAME_MAGIC: sigreturn refuses anything else */
+    uint64_t regs[FL_NREGS];    /* the interrupted user context */
+    uint64_t sig;               /* the signal being handled */
+    uint64_t addr;              /* faulting address (stval) for a fault signal, else 0 */
+    uint64_t blocked;           /* the thread's mask before the handler, restored by sigreturn */
+};
+_Static_assert(sizeof(struct fl_sigframe) % 16 == 0, "signal frames keep sp 16-byte aligned");
 
 #define FL_NAME_MAX   16   /* process name, including the NUL */
 #define FL_PATH_MAX  128   /* path, including the NUL */
@@ -102,6 +149,39 @@ struct fl_sysinfo {
     uint32_t nharts;
     uint32_t nprocs;         /* live processes */
     uint64_t timebase_hz;
+};
+
+/*
+ * In-kernel latency meters. Each event is the time between two named probe
+ * points, in cycles (rdcycle; under -icount shift=0 that is instructions).
+ * Every hart keeps count, min, max, sum and a log2 histogram per event:
+ * bucket k counts values v with 2^k <= v < 2^(k+1) (bucket 0 also holds 0).
+ * X(name, "text name", "from probe -> to probe")
+ */
+#define FL_METER_EVENTS(X) \
+    X(SYSCALL_ENTRY, "syscall.entry", "trap entry -> syscall dispatch") \
+    X(SYSCALL_BODY,  "syscall.body",  "syscall dispatch -> handler returned") \
+    X(SYSCALL_EXIT,  "syscall.exit",  "handler returned -> trap exit (before register restore)") \
+    X(FAULT_ENTRY_TO_FRAME, "fault.entry_to_frame", "fault entry -> frame obtained") \
+    X(FAULT_ZERO,           "fault.zero_frame",     "frame obtained -> frame zeroed") \
+    X(FAULT_FRAME_TO_MAP,   "fault.frame_to_map",   "frame zeroed -> mapping installed") \
+    X(FAULT_MAP_TO_EXIT,    "fault.map_to_exit",    "mapping installed -> fault exit") \
+    X(SIGNAL_POST_TO_IPI,          "signal.post_to_ipi",          "signal posted -> IPI sent") \
+    X(SIGNAL_IPI_TO_INTERRUPT,     "signal.ipi_to_interrupt",     "IPI sent -> target interrupted") \
+    X(SIGNAL_INTERRUPT_TO_HANDLER, "signal.interrupt_to_handler", "target interrupted -> handler entered") \
+    X(SIGNAL_SIGRETURN_TO_RESTORED, "signal.sigreturn_to_restored", "sigreturn entered -> context restored") \
+    X(METER_SELF,    "meter.self",    "cost of recording one event (calibrated at boot)")
+
+#define FL_METER_ENUM_ENTRY(name, text, what) FL_METER_##name,
+enum fl_meter_event { FL_METER_EVENTS(FL_METER_ENUM_ENTRY) FL_METER_COUNT };
+
+#define FL_METER_BUCKETS 64
+
+struct fl_meter {
+    uint32_t event;          /* enum fl_meter_event */
+    int32_t  hart;           /* logical hart, or -1 when summed over all */
+    uint64_t count, min, max, sum;
+    uint64_t hist[FL_METER_BUCKETS];
 };
 
 #endif

@@ -6,7 +6,7 @@
 #define EPERM      1   /* operation not permitted */
 #define ENOENT     2   /* no such file */
 #define ESRCH      3   /* no such process or thread */
-#define EINTR      4   /* interrupted (the caller was killed while waiting) */
+#define EINTR      4   /* interrupted: a signal arrived (or the caller was killed) while waiting */
 #define EIO        5   /* device error */
 #define E2BIG      7   /* argument list too long */
 #define ENOEXEC    8   /* not a valid executable */

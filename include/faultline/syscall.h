@@ -37,7 +37,17 @@
 #define SYS_yield          27   /* () -> 0 */
 #define SYS_wait_pid       28   /* (int pid or -1, int *status, int flags) -> pid */
 #define SYS_gethart        29   /* () -> logical hart number (0..nharts-1) the caller runs on */
+#define SYS_sigaction      30   /* (int sig, const struct fl_sigaction *act or NULL, struct fl_sigaction *old or NULL) */
+#define SYS_sigprocmask    31   /* (int how, const uint64_t *set or NULL, uint64_t *old or NULL): the calling thread's mask */
+#define SYS_sigreturn      32   /* () -> restores the context saved in the signal frame at sp */
+#define SYS_tkill          33   /* (int tid, int sig): a signal to one thread of the caller's process */
+#define SYS_sigpending     34   /* (uint64_t *set) -> pending for the thread or its process */
+#define SYS_mmap           35   /* (void *addr or NULL, unsigned long len, int prot, int flags) -> address */
+#define SYS_munmap         36   /* (void *addr, unsigned long len) -> 0 */
+#define SYS_meter_read     37   /* (int hart or -1 for all, struct fl_meter *buf, unsigned long max) -> events */
+#define SYS_meter_reset    38   /* () -> 0: clears every hart's meters */
+#define SYS_nop            39   /* () -> 0 through the full trap path: the null system call */
 
-#define SYS_COUNT          30   /* one past the highest number */
+#define SYS_COUNT          40   /* one past the highest number */
 
 #endif

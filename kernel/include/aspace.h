@@ -40,6 +40,7 @@ struct aspace {
 };
 
 enum access { ACCESS_READ, ACCESS_WRITE, ACCESS_EXEC };
+struct fault_probe;
 
 struct aspace *aspace_create(void);
 /* Frees as and everything mapped in it. No process may point to it any
@@ -49,6 +50,7 @@ int  aspace_add_region(struct aspace *as, vaddr_t start, vaddr_t end, unsigned p
 struct region *aspace_find_region(struct aspace *as, vaddr_t va);
 /* Maps a fresh zeroed frame at va (page aligned). 0 or -ENOMEM. */
 int  aspace_map_zero_page(struct aspace *as, vaddr_t va, unsigned prot);
+int  aspace_map_zero_page_probed(struct aspace *as, vaddr_t va, unsigned prot, struct fault_probe *probe);
 int  aspace_clone(struct aspace *src, struct aspace **out);
 long aspace_sbrk(struct aspace *as, long increment);
 /* Copies into as (which need not be the active one) through the direct map,
@@ -64,10 +66,18 @@ int  commit_pages(uint64_t n);          /* 0 or -ENOMEM */
 void uncommit_pages(uint64_t n);
 uint64_t committed_pages(void);
 
+/* Probe points of a fault, in cycles (meters); 0 = not reached. */
+struct fault_probe {
+    uint64_t frame_at;     /* a frame was obtained */
+    uint64_t zeroed_at;    /* it was zeroed */
+    uint64_t mapped_at;    /* the mapping was installed */
+};
+
 /* The fault dispatcher: 0 if the page is now present, -EFAULT if the
- * access is not allowed there, -ENOMEM if no frame could be had. */
-int vm_fault(struct aspace *as, vaddr_t va, enum access access);
+ * access is not allowed there, -ENOMEM if no frame could be had.
+ * probe may be NULL. */
+int vm_fault(struct aspace *as, vaddr_t va, enum access access, struct fault_probe *probe);
 /* Same, for callers that already hold as->lock. */
-int vm_fault_locked(struct aspace *as, vaddr_t va, enum access access);
+int vm_fault_locked(struct aspace *as, vaddr_t va, enum access access, struct fault_probe *probe);
 
 #endif

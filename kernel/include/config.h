@@ -27,6 +27,9 @@
 
 /* --- stacks --- */
 #define KSTACK_PAGES        4        /* 16 KiB kernel stack per thread */
+#define KSTACK_SLOT_SHIFT   15       /* 32 KiB of address space per stack: the
+                                        stack, then unmapped guard pages. A power
+                                        of two, so sp names the thread (proc.h). */
 #define BOOT_STACK_SIZE     (16 * 1024)  /* per hart; the scheduler loop runs on it */
 #define USER_STACK_PAGES    16       /* 64 KiB initial user stack */
 

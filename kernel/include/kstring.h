@@ -27,4 +27,7 @@ int    strncmp(const char *a, const char *b, size_t n);
  * Returns strlen(src) so truncation can be detected. */
 size_t kstrlcpy(char *dst, const char *src, size_t size);
 
+/* Zeroes one PAGE_SIZE-aligned page as fast as plain stores allow. */
+void zero_page(void *page);
+
 #endif

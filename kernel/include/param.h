@@ -16,6 +16,8 @@ enum pc_kind  { PC_INLINE, PC_DAEMON };
 enum refbits_kind { REFBITS_HW, REFBITS_SW };
 /* Deliberate kernel failures, so tests can check the panic path. */
 enum selftest_kind { SELFTEST_NONE, SELFTEST_PANIC, SELFTEST_KFAULT };
+enum meters_kind { METERS_ON, METERS_OFF };
+enum lightsys_kind { LIGHTSYS_ON, LIGHTSYS_OFF };
 
 struct boot_params {
     enum mm_kind  mm;          /* mm=swap|paging, default paging */
@@ -25,6 +27,8 @@ struct boot_params {
     char          init[64];    /* init=PATH, default "/init" */
     bool          quiet;       /* quiet: no banner details */
     enum selftest_kind selftest; /* selftest=none|panic|kfault, default none */
+    enum meters_kind meters;   /* meters=on|off, default on: in-kernel latency meters */
+    enum lightsys_kind lightsys; /* lightsys=on|off, default on: getpid & co. answered in the vector */
 };
 
 /* Parses cmdline into *out (which it first fills with defaults).

@@ -51,6 +51,11 @@ struct thread {
     void    *karg;
     /* CPU time in arch time units (arch_read_time) */
     uint64_t utime, stime, stamp;
+    /* Signals (signal.c). Written under thread.lock; the thread reads its
+     * own blocked mask without it, as only the thread itself changes it. */
+    uint64_t sig_pending;         /* directed at this thread (tkill, faults) */
+    uint64_t sig_blocked;         /* sigprocmask: never includes SIGKILL */
+    uint64_t sig_fault_addr;      /* stval of a pending fault signal, else 0 */
     char     name[FL_NAME_MAX];
 };
 
@@ -69,6 +74,8 @@ struct proc {
     int      xstatus;             /* wait status once ZOMBIE */
     uint64_t dead_utime, dead_stime;     /* from threads already gone */
     uint64_t child_utime, child_stime;   /* from reaped children */
+    struct fl_sigaction sig_actions[NSIG];  /* under lock */
+    uint64_t sig_pending;         /* under lock: directed at the process (kill) */
     char     name[FL_NAME_MAX];
 };
 
@@ -83,6 +90,7 @@ _Noreturn void scheduler(void);
 void yield(void);
 void sched(void);                        /* caller holds only current->lock */
 void sleep_on(void *chan, struct spinlock *lk);
+void sleep_on_intr(void *chan, struct spinlock *lk);   /* returns at once if thread_interrupted() */
 void wakeup(void *chan);
 void make_runnable(struct thread *t);    /* caller holds t->lock */
 void kick_cpu_for(struct thread *t);     /* an idle hart that may run t: IPI it */
@@ -92,6 +100,7 @@ void thread_first_entry(void);
 void threads_init(void);
 struct thread *thread_alloc(struct proc *p, const char *name);   /* returned locked? no: UNUSED->reserved */
 void thread_free(struct thread *t);
+void thread_sync_ids(struct thread *t);
 void kstack_flush_if_stale(struct cpu *c, struct thread *t);
 struct thread *kthread_create(const char *name, void (*fn)(void *), void *arg, int affinity);
 _Noreturn void thread_exit(long value);
@@ -120,7 +129,20 @@ void cpu_send_ipi(struct cpu *c, uint32_t what);
 void ipi_interrupt(void);
 
 #include "cpu.h"
-static inline struct thread *current_thread(void) { return this_cpu()->current; }
+/*
+ * The running thread, found from the stack pointer: every thread's kernel
+ * stack lies in its own slot of the kernel-stack area, so this stays right
+ * even if the thread is preempted and moves to another hart halfway through
+ * (reading this_cpu()->current could then see the old hart's thread). On a
+ * boot or scheduler stack it is NULL.
+ */
+static inline struct thread *current_thread(void)
+{
+    uint64_t off = arch_stack_pointer() - KSTACK_AREA_BASE;
+    if (off >= ((uint64_t)MAX_THREADS << KSTACK_SLOT_SHIFT))
+        return NULL;
+    return &threads[off >> KSTACK_SLOT_SHIFT];
+}
 static inline struct proc *current_proc(void)
 {
     struct thread *t = current_thread();

@@ -10,6 +10,7 @@ struct thread;
 struct sleeplock {
     struct spinlock guard;
     bool locked;
+    int waiters;              /* threads asleep in acquire: release wakes only if any */
     struct thread *holder;
     const char *name;
 };

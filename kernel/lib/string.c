@@ -1,6 +1,7 @@
 /* Freestanding memory and string functions. GCC may also emit calls to
  * memset/memcpy for struct copies, so these names must exist. */
 #include "kstring.h"
+#include "config.h"
 
 void *memset(void *dst, int c, size_t n)
 {
@@ -74,4 +75,16 @@ int strncmp(const char *a, const char *b, size_t n)
         if (!*a) return 0;
     }
     return 0;
+}
+
+/* Clears one page with eight 8-byte stores per loop iteration: the loop
+ * overhead falls to a quarter of an instruction per store. Demand-zero
+ * faults spend most of their time here. */
+void zero_page(void *page)
+{
+    uint64_t *p = page, *end = p + PAGE_SIZE / sizeof *p;
+    for (; p < end; p += 8) {
+        p[0] = 0; p[1] = 0; p[2] = 0; p[3] = 0;
+        p[4] = 0; p[5] = 0; p[6] = 0; p[7] = 0;
+    }
 }

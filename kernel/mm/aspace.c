@@ -8,6 +8,7 @@
 #include "proc.h"
 #include "printk.h"
 #include "kstring.h"
+#include "meter.h"
 #include <faultline/errno.h>
 
 #define MAX_ASPACES (MAX_PROCS * 2)     /* exec holds the old and the new */
@@ -115,19 +116,32 @@ struct region *aspace_find_region(struct aspace *as, vaddr_t va)
     return NULL;
 }
 
-/* Allocates a zeroed frame and maps it at va with the region's rights. */
-int aspace_map_zero_page(struct aspace *as, vaddr_t va, unsigned prot)
+/* Allocates a zeroed frame and maps it at va with the region's rights,
+ * noting the probe points of the demand-zero path if asked. */
+int aspace_map_zero_page_probed(struct aspace *as, vaddr_t va, unsigned prot, struct fault_probe *probe)
 {
-    paddr_t pa = frame_alloc_zeroed(FRAME_USER);
+    paddr_t pa = frame_alloc(FRAME_USER);
     if (!pa)
         return -ENOMEM;
+    if (probe)
+        probe->frame_at = meter_now();
+    zero_page((void *)PA_TO_KVA(pa));
+    if (probe)
+        probe->zeroed_at = meter_now();
     if (mmu_map_page(as->root, va, pa, prot | PROT_U)) {
         frame_free(pa);
         return -ENOMEM;
     }
     frame_set_owner(pa, as, va >> PAGE_SHIFT);
     as->resident++;
+    if (probe)
+        probe->mapped_at = meter_now();
     return 0;
+}
+
+int aspace_map_zero_page(struct aspace *as, vaddr_t va, unsigned prot)
+{
+    return aspace_map_zero_page_probed(as, va, prot, NULL);
 }
 
 struct clone_ctx { struct aspace *dst; int rc; };

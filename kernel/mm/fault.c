@@ -19,7 +19,7 @@ static bool region_allows(const struct region *r, enum access a)
     return false;
 }
 
-int vm_fault_locked(struct aspace *as, vaddr_t va, enum access access)
+int vm_fault_locked(struct aspace *as, vaddr_t va, enum access access, struct fault_probe *probe)
 {
     vaddr_t page = ALIGN_DOWN(va, PAGE_SIZE);
     struct region *r = aspace_find_region(as, page);
@@ -34,7 +34,7 @@ int vm_fault_locked(struct aspace *as, vaddr_t va, enum access access)
     }
     if (r->kind == REGION_IMAGE)
         return -EFAULT;           /* image pages are present from exec on */
-    int rc = aspace_map_zero_page(as, page, r->prot);
+    int rc = aspace_map_zero_page_probed(as, page, r->prot, probe);
     if (rc == 0 && r->kind == REGION_HEAP) {
         /* The page sbrk promised is now real: it counts as resident. */
         as->heap_lazy--;
@@ -43,10 +43,10 @@ int vm_fault_locked(struct aspace *as, vaddr_t va, enum access access)
     return rc;
 }
 
-int vm_fault(struct aspace *as, vaddr_t va, enum access access)
+int vm_fault(struct aspace *as, vaddr_t va, enum access access, struct fault_probe *probe)
 {
     sleeplock_acquire(&as->lock);
-    int rc = vm_fault_locked(as, va, access);
+    int rc = vm_fault_locked(as, va, access, probe);
     sleeplock_release(&as->lock);
     return rc;
 }

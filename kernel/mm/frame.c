@@ -52,7 +52,7 @@ paddr_t frame_alloc_zeroed(enum frame_state state)
 {
     paddr_t pa = frame_alloc(state);
     if (pa)
-        memset((void *)PA_TO_KVA(pa), 0, PAGE_SIZE);
+        zero_page((void *)PA_TO_KVA(pa));
     return pa;
 }
 

@@ -59,6 +59,11 @@ SYSCALL          unlink,            SYS_unlink
 SYSCALL          yield,             SYS_yield
 SYSCALL          wait_pid,          SYS_wait_pid
 SYSCALL          gethart,           SYS_gethart
+SYSCALL          sigaction,         SYS_sigaction
+SYSCALL          sigprocmask,       SYS_sigprocmask
+SYSCALL_NORETURN sigreturn,         SYS_sigreturn
+SYSCALL          tkill,             SYS_tkill
+SYSCALL          sigpending,        SYS_sigpending
 
 /* long raw_syscall(long number, long a0, ..., long a5): shifts the
  * arguments down one register so any number can be tried. */
@@ -76,3 +81,6 @@ raw_syscall:
     ecall
     ret
     .size raw_syscall, . - raw_syscall
+SYSCALL          meter_read,        SYS_meter_read
+SYSCALL          meter_reset,       SYS_meter_reset
+SYSCALL          nop,               SYS_nop

@@ -55,6 +55,15 @@ int   unlink(const char *path);
 int   yield(void);
 int   wait_pid(int pid, int *status, int flags);
 int   gethart(void);
+int   sigaction(int sig, const struct fl_sigaction *act, struct fl_sigaction *old);
+int   sigprocmask(int how, const uint64_t *set, uint64_t *old);   /* the calling thread's mask */
+int   sigpending(uint64_t *set);
+int   tkill(int tid, int sig);
+/* Only valid in a handler whose sp is back at its frame: use the trampoline. */
+_Noreturn void sigreturn(void);
+long  meter_read(int hart, struct fl_meter *buf, unsigned long max);  /* hart -1: all */
+int   meter_reset(void);
+int   nop(void);                      /* the null system call (full trap path) */
 
 /* Any system call by number, for tests that pass what no prototype allows. */
 long  raw_syscall(long number, long a0, long a1, long a2, long a3, long a4, long a5);
@@ -70,6 +79,18 @@ static inline long ptr_error(const void *p)
 
 /* exec() of a bare command name: "sh" runs "/sh"; a name with a '/' is a path. */
 int   exec_command(const char *name, char *const argv[]);
+
+/* ---- signals (lib/signal.c, lib/sigtramp.S) ---- */
+/* A handler gets the signal, the faulting address (or 0) and the frame
+ * the kernel saved; changes to frame->regs take effect on return. */
+typedef void (*sighandler_t)(int sig, uint64_t addr, struct fl_sigframe *frame);
+/* Where handlers return: issues SYS_sigreturn with sp at the frame. */
+void __sigreturn_trampoline(void);
+/* Installs handler (or SIG_DFL / SIG_IGN cast to sighandler_t) for sig,
+ * with no extra mask or flags; returns 0 or -errno. */
+int   signal(int sig, sighandler_t handler);
+#define SIG_DFL_HANDLER  ((sighandler_t)(uintptr_t)SIG_DFL)
+#define SIG_IGN_HANDLER  ((sighandler_t)(uintptr_t)SIG_IGN)
 
 /* ---- threads (lib/thread.c) ---- */
 typedef long (*thread_fn)(void *arg);

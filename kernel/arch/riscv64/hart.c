@@ -5,6 +5,7 @@
 #include "arch_api.h"
 #include "cpu.h"
 #include "board.h"
+#include "kstring.h"
 #include <arch/sbi.h>
 #include <faultline/errno.h>
 
@@ -50,10 +51,8 @@ void arch_context_init(struct context *c, uint64_t stack_top, void (*entry)(void
 
 void arch_trapframe_init(struct trapframe *tf, uint64_t pc, uint64_t sp, uint64_t a0, uint64_t a1)
 {
-    uint64_t ksp = tf->kernel_sp, ktp = tf->kernel_tp;
-    *tf = (struct trapframe){ 0 };
-    tf->kernel_sp = ksp;
-    tf->kernel_tp = ktp;
+    /* Only the user registers start afresh; the kernel's fields stay. */
+    memset(tf, 0, offsetof(struct trapframe, kernel_sp));
     tf->sepc = pc;
     tf->sp = sp;
     tf->a0 = a0;

@@ -8,9 +8,7 @@
  * writes satp or flips SUM (both flush QEMU's soft TLB).
  */
 #include <arch/arch.h>
-
-#define SAVE_GPR(r, off)  sd r, off(t6)
-#define LOAD_GPR(r, off)  ld r, off(a0)
+#include <faultline/syscall.h>
 
     .section .text
     .balign 4
@@ -19,7 +17,45 @@ trap_vector:
     csrrw   t6, sscratch, t6
     beqz    t6, trap_from_kernel
 
-    /* From user mode: t6 = trapframe, sscratch = user t6. */
+    /*
+     * From user mode: t6 = trapframe, sscratch = user t6.
+     *
+     * Light system calls first: getpid, gettid and gethart only read a
+     * value the kernel keeps up to date, so they are answered here with one
+     * scratch register, without saving the register file or entering C.
+     * They are not metered and their few instructions count as user time.
+ * Boot with lightsys=off to send them through the full path instead.
+     */
+    sd      t5, TF_T5(t6)
+    csrr    t5, scause
+    addi    t5, t5, -EXC_ECALL_U
+    bnez    t5, .Lfull_entry
+    ld      t5, TF_LIGHT(t6)        /* lightsys=off sends everything the full way */
+    beqz    t5, .Lfull_entry
+    addi    t5, a7, -SYS_getpid
+    beqz    t5, .Llight_getpid
+    addi    t5, a7, -SYS_gettid
+    beqz    t5, .Llight_gettid
+    addi    t5, a7, -SYS_gethart
+    bnez    t5, .Lfull_entry
+    ld      a0, TF_KTP(t6)
+    lwu     a0, CPU_ID(a0)
+    j       .Llight_return
+.Llight_gettid:
+    ld      a0, TF_TID(t6)
+    j       .Llight_return
+.Llight_getpid:
+    ld      a0, TF_PID(t6)
+.Llight_return:
+    csrr    t5, sepc
+    addi    t5, t5, 4
+    csrw    sepc, t5
+    ld      t5, TF_T5(t6)
+    csrrw   t6, sscratch, t6        /* user t6 back; sscratch = trapframe again */
+    sret
+
+.Lfull_entry:
+    /* t5 is already saved; everything else now. */
     sd      ra,   0(t6)
     sd      sp,   8(t6)
     sd      gp,  16(t6)
@@ -49,7 +85,8 @@ trap_vector:
     sd      s11, 208(t6)
     sd      t3, 216(t6)
     sd      t4, 224(t6)
-    sd      t5, 232(t6)
+    rdcycle t0
+    sd      t0, TF_STAMP(t6)        /* meters: trap entry */
     csrrw   t0, sscratch, zero      /* user t6; sscratch = 0: now "in kernel" */
     sd      t0, TF_T6(t6)
     csrr    t0, sepc

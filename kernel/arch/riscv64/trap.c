@@ -5,6 +5,7 @@
  * kernel_trap() for traps taken while in the kernel.
  */
 #include "proc.h"
+#include "signal.h"
 #include "syscall.h"
 #include "aspace.h"
 #include "usercopy.h"
@@ -13,6 +14,7 @@
 #include "plic.h"
 #include "uart.h"
 #include "printk.h"
+#include "meter.h"
 #include <faultline/abi.h>
 #include <faultline/errno.h>
 
@@ -92,21 +94,37 @@ static bool interrupt(uint64_t code)
     }
 }
 
-static void user_exception(struct trapframe *tf, uint64_t code, uint64_t stval)
+/* A fault the dispatcher resolved: record its legs. */
+static void meter_fault(const struct trapframe *tf, const struct fault_probe *fp)
+{
+    if (!fp->frame_at)
+        return;               /* no frame was needed (another thread won) */
+    meter_record(FL_METER_FAULT_ENTRY_TO_FRAME, tf->entry_stamp, fp->frame_at);
+    meter_record(FL_METER_FAULT_ZERO, fp->frame_at, fp->zeroed_at);
+    meter_record(FL_METER_FAULT_FRAME_TO_MAP, fp->zeroed_at, fp->mapped_at);
+}
+
+static void user_exception(struct trapframe *tf, uint64_t code, uint64_t stval,
+                           struct fault_probe *fp)
 {
     enum access a;
     if (page_fault_access(code, &a)) {
         arch_intr_on();
-        int rc = vm_fault(current_proc()->as, stval, a);
+        int rc = vm_fault(current_proc()->as, stval, a, fp);
         arch_intr_off();
-        if (rc == 0)
+        if (rc == 0) {
+            meter_fault(tf, fp);
             return;
+        }
         if (rc == -ENOMEM) {
             proc_user_fault("out of memory", tf->sepc, stval, SIGKILL);
             return;
         }
     }
-    proc_user_fault(exception_name(code), tf->sepc, stval, exception_signal(code));
+    /* A handler for the fault's signal takes it instead of the kill. */
+    int sig = exception_signal(code);
+    if (!signal_catch_fault(sig, stval))
+        proc_user_fault(exception_name(code), tf->sepc, stval, sig);
 }
 
 struct trapframe *user_trap(struct trapframe *tf)
@@ -120,10 +138,18 @@ struct trapframe *user_trap(struct trapframe *tf)
     } else if (cause == EXC_ECALL_U) {
         tf->sepc += 4;
         arch_intr_on();
-        syscall_dispatch(tf);
+        uint64_t done = syscall_dispatch(tf);
         arch_intr_off();
+        user_return_prepare(t);
+        meter_record(FL_METER_SYSCALL_EXIT, done, meter_now());
+        return tf;
     } else {
-        user_exception(tf, cause, csr_read(stval));
+        struct fault_probe fp = { 0 };
+        user_exception(tf, cause, csr_read(stval), &fp);
+        user_return_prepare(t);
+        if (fp.mapped_at)
+            meter_record(FL_METER_FAULT_MAP_TO_EXIT, fp.mapped_at, meter_now());
+        return tf;
     }
     user_return_prepare(t);
     return tf;
@@ -147,7 +173,7 @@ void kernel_trap(struct kframe *kf)
         /* A copy to or from user memory touched a missing page. */
         if (kf->sstatus & SSTATUS_SPIE)
             arch_intr_on();
-        int rc = vm_fault(p->as, stval, a);
+        int rc = vm_fault(p->as, stval, a, NULL);
         arch_intr_off();
         if (rc == -ENOMEM)
             proc_user_fault("out of memory", kf->sepc, stval, SIGKILL);

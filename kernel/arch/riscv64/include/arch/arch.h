@@ -14,11 +14,19 @@
 #define TF_GP      16
 #define TF_TP      24
 #define TF_A0      72
+#define TF_T5     232
 #define TF_T6     240
 #define TF_SEPC   248
 #define TF_KSP    256
 #define TF_KTP    264
-#define TF_SIZE   272
+#define TF_PID    272
+#define TF_TID    280
+#define TF_STAMP  288
+#define TF_LIGHT  296
+#define TF_SIZE   304
+
+/* cpu->id offset, for the light system-call path */
+#define CPU_ID      0
 
 /* Kernel-trap frame (traps taken while in S-mode), trap.S builds it on the stack. */
 #define KF_SIZE   160
@@ -40,8 +48,12 @@ struct trapframe {
     uint64_t s2, s3, s4, s5, s6, s7, s8, s9, s10, s11;
     uint64_t t3, t4, t5, t6;
     uint64_t sepc;        /* user pc to resume at */
+    /* Kept by the kernel, not user registers: */
     uint64_t kernel_sp;   /* top of this thread's kernel stack */
     uint64_t kernel_tp;   /* struct cpu * of the hart running the thread */
+    uint64_t pid, tid;    /* answers of the light system calls (trap.S) */
+    uint64_t entry_stamp; /* cycle counter at trap entry (meters) */
+    uint64_t light;       /* non-zero: trap.S may answer light system calls */
 };
 _Static_assert(sizeof(struct trapframe) == TF_SIZE, "trap.S offsets");
 
@@ -74,12 +86,44 @@ static inline uint64_t arch_read_cycles(void) { uint64_t v; __asm__ volatile("rd
 static inline uint64_t arch_read_instret(void) { uint64_t v; __asm__ volatile("rdinstret %0" : "=r"(v)); return v; }
 static inline uint64_t arch_read_time(void) { uint64_t v; __asm__ volatile("rdtime %0" : "=r"(v)); return v; }
 
+static inline uint64_t arch_stack_pointer(void) { uint64_t v; __asm__ volatile("mv %0, sp" : "=r"(v)); return v; }
 static inline uint64_t arch_frame_pointer(void) { uint64_t v; __asm__ volatile("mv %0, s0" : "=r"(v)); return v; }
 
 /* Syscall ABI accessors, so core code never names a register. */
 static inline uint64_t tf_syscall_nr(const struct trapframe *tf) { return tf->a7; }
 static inline uint64_t tf_arg(const struct trapframe *tf, int i) { return (&tf->a0)[i]; }
 static inline void tf_set_return(struct trapframe *tf, uint64_t v) { tf->a0 = v; }
+
+/* Signal support: the user context in the ABI's order (regs[0] = pc,
+ * regs[n] = xn), which is also the trapframe's order from ra (x1) on. */
+#define ARCH_NREGS 32
+static inline uint64_t tf_pc(const struct trapframe *tf) { return tf->sepc; }
+static inline uint64_t tf_sp(const struct trapframe *tf) { return tf->sp; }
+static inline void tf_save_regs(const struct trapframe *tf, uint64_t regs[ARCH_NREGS])
+{
+    const uint64_t *x = &tf->ra;
+    regs[0] = tf->sepc;
+    for (int n = 1; n < ARCH_NREGS; n++)
+        regs[n] = x[n - 1];
+}
+static inline void tf_restore_regs(struct trapframe *tf, const uint64_t regs[ARCH_NREGS])
+{
+    uint64_t *x = &tf->ra;
+    tf->sepc = regs[0];
+    for (int n = 1; n < ARCH_NREGS; n++)
+        x[n - 1] = regs[n];
+}
+/* Enters handler(sig, addr, frame) with sp = frame, returning to restorer. */
+static inline void tf_enter_handler(struct trapframe *tf, uint64_t handler, uint64_t restorer,
+                                    uint64_t frame, uint64_t sig, uint64_t addr)
+{
+    tf->sepc = handler;
+    tf->ra = restorer;
+    tf->sp = frame;
+    tf->a0 = sig;
+    tf->a1 = addr;
+    tf->a2 = frame;
+}
 #endif
 
 #endif

@@ -1,0 +1,25 @@
+/*
+ * In-kernel latency meters (kernel/meter.c). A probe point is a read of
+ * the cycle counter; an event is the difference between two probes, kept
+ * per hart as count, min, max, sum and a log2 histogram. The event list is
+ * FL_METER_EVENTS in <faultline/abi.h>, shared with user programs.
+ */
+#ifndef FAULTLINE_METER_H
+#define FAULTLINE_METER_H
+
+#include "types.h"
+#include "arch_api.h"
+#include <faultline/abi.h>
+
+extern bool meters_enabled;
+
+static inline uint64_t meter_now(void) { return arch_read_cycles(); }
+
+/* Records end - start for event e on this hart (no-op when disabled). */
+void meter_record(enum fl_meter_event e, uint64_t start, uint64_t end);
+void meters_init(bool enabled);      /* also calibrates METER_SELF */
+
+long sys_meter_read(uint64_t hart, uint64_t ubuf, uint64_t max);
+long sys_meter_reset(void);
+
+#endif

@@ -1,0 +1,54 @@
+/*
+ * POSIX-like signals (signal.c): per-process actions and pending set,
+ * per-thread pending set, blocked mask and fault address.
+ *
+ * A signal is posted (kill, tkill, a user fault) by setting a pending bit
+ * and making one thread that does not block it notice: woken from an
+ * interruptible sleep, or interrupted by an IPI on its hart. It is
+ * delivered on that thread's way back to user mode (user_return_prepare):
+ * ignored, default action, or a handler entered on the user stack with a
+ * struct fl_sigframe, which sigreturn restores.
+ *
+ * Locks: proc.lock, then thread.lock (docs/architecture.md).
+ */
+#ifndef FAULTLINE_SIGNAL_H
+#define FAULTLINE_SIGNAL_H
+
+#include "proc.h"
+
+/* The hot-path test on every return to user mode: two loads. Blocked
+ * signals make it true too; signal_deliver() then finds nothing to do. */
+static inline bool signal_maybe_pending(const struct thread *t)
+{
+    return (__atomic_load_n(&t->sig_pending, __ATOMIC_RELAXED) |
+            __atomic_load_n(&t->proc->sig_pending, __ATOMIC_RELAXED)) != 0;
+}
+
+/* Delivers the lowest deliverable signal of t (the current thread, about
+ * to return to user mode, interrupts off). A default action that
+ * terminates, or an unwritable stack, sets p->killed: the caller checks. */
+void signal_deliver(struct thread *t);
+
+/* True if the current thread should abandon an interruptible wait: its
+ * process is being killed or it has a signal it does not block. */
+bool thread_interrupted(void);
+
+/* kill() of a catchable signal: caller holds p->lock. */
+void signal_post_process(struct proc *p, int sig);
+
+/* A user fault with signal sig at addr: posts it to the current thread and
+ * returns true if a handler will catch it, else false (the caller kills). */
+bool signal_catch_fault(int sig, uint64_t addr);
+
+/* fork: the child gets the parent's actions and the forking thread's mask. */
+void signal_fork(struct thread *parent, struct proc *child, struct thread *child_thread);
+/* exec: handled signals go back to SIG_DFL; ignored ones stay ignored. */
+void signal_exec_reset(struct proc *p);
+
+long sys_sigaction(uint64_t sig, uint64_t uact, uint64_t uold);
+long sys_sigprocmask(uint64_t how, uint64_t uset, uint64_t uold);
+long sys_sigreturn(void);
+long sys_tkill(uint64_t tid, uint64_t sig);
+long sys_sigpending(uint64_t uset);
+
+#endif

@@ -1,0 +1,130 @@
+/*
+ * Latency meters. Each hart updates only its own records, with interrupts
+ * masked for the few instructions of an update, so no lock is needed; a
+ * reader sums or copies them without stopping the harts (a reading taken
+ * while a hart records may be off by that one event).
+ */
+#include "meter.h"
+#include "cpu.h"
+#include "config.h"
+#include "usercopy.h"
+#include "kstring.h"
+#include <faultline/errno.h>
+
+#define METER_CALIBRATION_ROUNDS 64
+
+bool meters_enabled = true;
+/* One extra slot per hart, beyond the events, for calibration. */
+#define METER_SCRATCH ((enum fl_meter_event)FL_METER_COUNT)
+static struct fl_meter meters[MAX_HARTS][FL_METER_COUNT + 1];
+
+/* floor(log2(v)), 0 for v <= 1, by halving the range: six steps at most.
+ * (A shift loop would be compiled into a libgcc clz call, and the kernel
+ * links no floating-point-ABI libgcc.) */
+static unsigned log2_bucket(uint64_t v)
+{
+    unsigned b = 0;
+    for (unsigned step = 32; step; step >>= 1) {
+        if (v >> step) {
+            v >>= step;
+            b += step;
+        }
+    }
+    return b;
+}
+
+void meter_record(enum fl_meter_event e, uint64_t start, uint64_t end)
+{
+    if (!meters_enabled)
+        return;
+    uint64_t d = end - start;
+    bool on = arch_intr_enabled();
+    arch_intr_off();
+    struct fl_meter *m = &meters[this_cpu()->id][e];
+    if (m->count == 0 || d < m->min)
+        m->min = d;
+    if (d > m->max)
+        m->max = d;
+    m->count++;
+    m->sum += d;
+    m->hist[log2_bucket(d)]++;
+    if (on)
+        arch_intr_on();
+}
+
+static void clear(bool keep_calibration)
+{
+    for (int h = 0; h < MAX_HARTS; h++)
+        for (int e = 0; e <= FL_METER_COUNT; e++) {
+            if (keep_calibration && e == FL_METER_METER_SELF)
+                continue;
+            memset(&meters[h][e], 0, sizeof meters[h][e]);
+            meters[h][e].event = (uint32_t)e;
+            meters[h][e].hart = h;
+        }
+}
+
+/* Measures what one meter_record costs, so readers can subtract it: the
+ * call being timed records into a scratch slot no reader sees, and the
+ * timing itself is recorded as METER_SELF. */
+static void calibrate(void)
+{
+    for (int i = 0; i < METER_CALIBRATION_ROUNDS; i++) {
+        uint64_t t0 = meter_now();
+        meter_record(METER_SCRATCH, t0, t0);
+        uint64_t t1 = meter_now();
+        meter_record(FL_METER_METER_SELF, t0, t1);
+    }
+}
+
+void meters_init(bool enabled)
+{
+    clear(false);
+    meters_enabled = enabled;
+    if (enabled)
+        calibrate();
+}
+
+/* The calibration stays: it describes the kernel, not a workload. */
+long sys_meter_reset(void)
+{
+    clear(true);
+    return 0;
+}
+
+/* hart = -1: one record per event summed over harts; else that hart's. */
+long sys_meter_read(uint64_t hart, uint64_t ubuf, uint64_t max)
+{
+    int h = (int)hart;
+    if (h < -1 || h >= (int)ncpus)
+        return -EINVAL;
+    uint64_t n = MIN(max, (uint64_t)FL_METER_COUNT);
+    if (!user_range_ok(ubuf, n * sizeof(struct fl_meter)))
+        return -EFAULT;
+    for (uint64_t e = 0; e < n; e++) {
+        struct fl_meter out;
+        if (h >= 0) {
+            out = meters[h][e];
+        } else {
+            memset(&out, 0, sizeof out);
+            out.event = (uint32_t)e;
+            out.hart = -1;
+            for (uint32_t k = 0; k < ncpus; k++) {
+                const struct fl_meter *m = &meters[k][e];
+                if (!m->count)
+                    continue;
+                if (!out.count || m->min < out.min)
+                    out.min = m->min;
+                if (m->max > out.max)
+                    out.max = m->max;
+                out.count += m->count;
+                out.sum += m->sum;
+                for (int b = 0; b < FL_METER_BUCKETS; b++)
+                    out.hist[b] += m->hist[b];
+            }
+        }
+        if (copy_to_user(ubuf + e * sizeof out, &out, sizeof out))
+            return -EFAULT;
+    }
+    return (long)n;
+}

@@ -1,0 +1,397 @@
+/*
+ * Signals: actions, masks, posting, delivery on the way to user mode,
+ * sigreturn, and user faults turned into catchable signals.
+ * See kernel/include/signal.h for the model and include/faultline/abi.h
+ * for the user-visible structures.
+ */
+#include "signal.h"
+#include "usercopy.h"
+#include "kstring.h"
+#include "printk.h"
+#include <faultline/errno.h>
+
+#define UNBLOCKABLE     FL_SIGMASK(SIGKILL)
+#define SA_KNOWN_FLAGS  (FL_SA_NODEFER | FL_SA_RESETHAND)
+#define FRAME_ALIGN     16          /* the RISC-V ABI's stack alignment */
+
+_Static_assert(FL_NREGS == ARCH_NREGS, "the signal frame holds the whole register file");
+_Static_assert(NSIG <= 64, "a mask is one uint64_t");
+
+static bool sig_valid(uint64_t sig) { return sig > 0 && sig < NSIG; }
+
+static bool user_code_addr(uint64_t a) { return a >= USER_BASE && a < USER_TOP; }
+
+static bool has_handler(const struct fl_sigaction *a)
+{
+    return a->handler != SIG_DFL && a->handler != SIG_IGN;
+}
+
+/* Whether sig under action a is simply dropped. */
+static bool ignores(const struct fl_sigaction *a, int sig)
+{
+    return a->handler == SIG_IGN || (a->handler == SIG_DFL && sig == SIGCHLD);
+}
+
+/* The lowest signal in a non-empty set. A loop, not __builtin_ctzll: the
+ * kernel links no libgcc, and NSIG is small. */
+static int lowest_signal(uint64_t set)
+{
+    int sig = 1;
+    while (!(set & FL_SIGMASK(sig)))
+        sig++;
+    return sig;
+}
+
+static bool thread_live(const struct thread *t)
+{
+    return t->state != T_UNUSED && t->state != T_ZOMBIE && t->state != T_DEAD && !t->exited;
+}
+
+/* Makes t look at its signals soon: wakes it from a sleep (interruptible
+ * waits then return -EINTR; others go back to sleep) or interrupts the
+ * hart it runs on. The current thread needs nothing: it checks on its way
+ * out of the kernel. Caller holds t->lock. */
+static void interrupt_thread(struct thread *t)
+{
+    if (t->state == T_SLEEPING) {
+        make_runnable(t);
+    } else if (t->state == T_RUNNING && t->cpu >= 0 && &cpus[t->cpu] != this_cpu()) {
+        cpu_send_ipi(&cpus[t->cpu], IPI_RESCHEDULE);
+        /* probe: IPI sent */
+    }
+}
+
+/* Caller holds p->lock (t is p's). */
+static void post_to_thread(struct thread *t, int sig, uint64_t addr)
+{
+    spin_lock(&t->lock);
+    __atomic_or_fetch(&t->sig_pending, FL_SIGMASK(sig), __ATOMIC_RELAXED);
+    t->sig_fault_addr = addr;
+    /* probe: signal posted */
+    if (!(t->sig_blocked & FL_SIGMASK(sig)))
+        interrupt_thread(t);
+    spin_unlock(&t->lock);
+}
+
+/* Tries t as the taker of a process-directed sig; true if it took it.
+ * Caller holds p->lock. */
+static bool try_notify(struct thread *t, struct proc *p, int sig)
+{
+    bool took = false;
+    spin_lock(&t->lock);
+    if (t->proc == p && thread_live(t) && !(t->sig_blocked & FL_SIGMASK(sig))) {
+        interrupt_thread(t);
+        took = true;
+    }
+    spin_unlock(&t->lock);
+    return took;
+}
+
+void signal_post_process(struct proc *p, int sig)
+{
+    if (ignores(&p->sig_actions[sig], sig))
+        return;
+    __atomic_or_fetch(&p->sig_pending, FL_SIGMASK(sig), __ATOMIC_RELAXED);
+    /* probe: signal posted */
+    /* The sender itself is the cheapest taker: it delivers on its way out. */
+    struct thread *self = current_thread();
+    if (self && self->proc == p && try_notify(self, p, sig))
+        return;
+    /* Otherwise the first thread that does not block it. If every thread
+     * blocks it, it stays pending until one unblocks it. */
+    for (int i = 0; i < MAX_THREADS; i++)
+        if (threads[i].proc == p && try_notify(&threads[i], p, sig))
+            return;
+}
+
+bool thread_interrupted(void)
+{
+    struct thread *t = current_thread();
+    struct proc *p = t ? t->proc : NULL;
+    if (!p)
+        return false;
+    if (proc_killed(p))
+        return true;
+    uint64_t pending = __atomic_load_n(&t->sig_pending, __ATOMIC_RELAXED) |
+                       __atomic_load_n(&p->sig_pending, __ATOMIC_RELAXED);
+    return (pending & ~t->sig_blocked) != 0;
+}
+
+bool signal_catch_fault(int sig, uint64_t addr)
+{
+    struct thread *t = current_thread();
+    struct proc *p = t->proc;
+    if (!sig_valid((uint64_t)sig) || sig == SIGKILL)
+        return false;
+    spin_lock(&p->lock);
+    /* A fault while its signal is blocked (inside its own handler, say)
+     * cannot be caught: resuming would fault again at once. */
+    bool caught = has_handler(&p->sig_actions[sig]) && !(t->sig_blocked & FL_SIGMASK(sig));
+    if (caught)
+        post_to_thread(t, sig, addr);
+    spin_unlock(&p->lock);
+    return caught;
+}
+
+/* ---------------------------------------------------------------- delivery */
+
+/* What dequeue() hands to delivery. */
+struct delivery {
+    int      sig;
+    uint64_t addr;
+    uint64_t old_blocked;
+    struct fl_sigaction act;
+};
+
+/* Takes the lowest deliverable signal off t's or its process's pending set
+ * and, for a handler, blocks what the handler's run must block. Ignored
+ * signals are dropped on the way. Returns false if nothing is left. */
+static bool dequeue(struct thread *t, struct delivery *d)
+{
+    struct proc *p = t->proc;
+    bool found = false;
+    spin_lock(&p->lock);
+    spin_lock(&t->lock);
+    for (;;) {
+        uint64_t ready = (t->sig_pending | p->sig_pending) & ~t->sig_blocked;
+        if (!ready)
+            break;
+        int sig = lowest_signal(ready);
+        uint64_t bit = FL_SIGMASK(sig);
+        d->addr = 0;
+        if (t->sig_pending & bit) {
+            __atomic_and_fetch(&t->sig_pending, ~bit, __ATOMIC_RELAXED);
+            d->addr = t->sig_fault_addr;
+            t->sig_fault_addr = 0;
+        } else {
+            __atomic_and_fetch(&p->sig_pending, ~bit, __ATOMIC_RELAXED);
+        }
+        struct fl_sigaction *a = &p->sig_actions[sig];
+        if (ignores(a, sig))
+            continue;
+        d->sig = sig;
+        d->act = *a;
+        d->old_blocked = t->sig_blocked;
+        if (has_handler(a)) {
+            uint64_t block = a->mask | ((a->flags & FL_SA_NODEFER) ? 0 : bit);
+            t->sig_blocked = (t->sig_blocked | block) & ~UNBLOCKABLE;
+            if (a->flags & FL_SA_RESETHAND)
+                memset(a, 0, sizeof *a);
+        } else if (!p->killed) {
+            p->killed = sig;          /* default action: terminate */
+        }
+        found = true;
+        break;
+    }
+    spin_unlock(&t->lock);
+    spin_unlock(&p->lock);
+    return found;
+}
+
+/* Builds the frame on the user stack and points t at the handler. On an
+ * unwritable stack the process is killed with SIGSEGV instead. */
+static void enter_handler(struct thread *t, const struct delivery *d)
+{
+    struct fl_sigframe f;
+    memset(&f, 0, sizeof f);
+    f.magic = FL_SIGFRAME_MAGIC;
+    tf_save_regs(&t->tf, f.regs);
+    f.sig = (uint64_t)d->sig;
+    f.addr = d->addr;
+    f.blocked = d->old_blocked;
+    /* Below the interrupted sp; a wrap-around lands above USER_TOP and
+     * fails the copy like any other bad stack. */
+    uint64_t frame = (tf_sp(&t->tf) - sizeof f) & ~(uint64_t)(FRAME_ALIGN - 1);
+    /* The copy may fault in a stack page, which may sleep. */
+    arch_intr_on();
+    int rc = copy_to_user(frame, &f, sizeof f);
+    arch_intr_off();
+    if (rc) {
+        proc_user_fault("signal frame not writable", tf_pc(&t->tf), frame, SIGSEGV);
+        return;
+    }
+    tf_enter_handler(&t->tf, d->act.handler, d->act.restorer, frame, f.sig, f.addr);
+    /* probe: handler entered */
+}
+
+void signal_deliver(struct thread *t)
+{
+    /* probe: target interrupted (the signal is being looked at on the
+     * target's hart; an IPI_RESCHEDULE brought it here if it was remote) */
+    struct delivery d;
+    if (!dequeue(t, &d))
+        return;
+    if (has_handler(&d.act))
+        enter_handler(t, &d);
+}
+
+/* ---------------------------------------------------------------- fork, exec */
+
+void signal_fork(struct thread *parent, struct proc *child, struct thread *child_thread)
+{
+    struct proc *pp = parent->proc;
+    spin_lock(&pp->lock);
+    memcpy(child->sig_actions, pp->sig_actions, sizeof child->sig_actions);
+    spin_unlock(&pp->lock);
+    child->sig_pending = 0;
+    child_thread->sig_pending = 0;
+    child_thread->sig_blocked = parent->sig_blocked;
+}
+
+void signal_exec_reset(struct proc *p)
+{
+    spin_lock(&p->lock);
+    for (int sig = 1; sig < NSIG; sig++) {
+        struct fl_sigaction *a = &p->sig_actions[sig];
+        bool ignored = a->handler == SIG_IGN;
+        memset(a, 0, sizeof *a);
+        if (ignored)
+            a->handler = SIG_IGN;
+    }
+    spin_unlock(&p->lock);
+}
+
+/* ---------------------------------------------------------------- system calls */
+
+/* Drops sig from every pending set of p (it became ignored). Caller holds p->lock. */
+static void discard_pending(struct proc *p, int sig)
+{
+    __atomic_and_fetch(&p->sig_pending, ~FL_SIGMASK(sig), __ATOMIC_RELAXED);
+    for (int i = 0; i < MAX_THREADS; i++) {
+        struct thread *t = &threads[i];
+        if (t->proc != p)
+            continue;
+        spin_lock(&t->lock);
+        if (t->proc == p)
+            __atomic_and_fetch(&t->sig_pending, ~FL_SIGMASK(sig), __ATOMIC_RELAXED);
+        spin_unlock(&t->lock);
+    }
+}
+
+static long check_action(uint64_t sig, const struct fl_sigaction *a)
+{
+    if (sig == SIGKILL || (a->flags & ~SA_KNOWN_FLAGS))
+        return -EINVAL;
+    if (has_handler(a) && (!user_code_addr(a->handler) || !user_code_addr(a->restorer)))
+        return -EFAULT;
+    return 0;
+}
+
+long sys_sigaction(uint64_t sig, uint64_t uact, uint64_t uold)
+{
+    if (!sig_valid(sig))
+        return -EINVAL;
+    struct fl_sigaction act, old;
+    if (uact) {
+        if (copy_from_user(&act, uact, sizeof act))
+            return -EFAULT;
+        long rc = check_action(sig, &act);
+        if (rc)
+            return rc;
+        act.mask &= ~UNBLOCKABLE;
+        act.pad = 0;
+    }
+    if (uold && !user_range_ok(uold, sizeof old))
+        return -EFAULT;
+    struct proc *p = current_proc();
+    spin_lock(&p->lock);
+    old = p->sig_actions[sig];
+    if (uact) {
+        p->sig_actions[sig] = act;
+        if (ignores(&act, (int)sig))
+            discard_pending(p, (int)sig);
+    }
+    spin_unlock(&p->lock);
+    if (uold && copy_to_user(uold, &old, sizeof old))
+        return -EFAULT;
+    return 0;
+}
+
+static long apply_mask(uint64_t how, uint64_t set, uint64_t *blocked)
+{
+    switch (how) {
+    case SIG_BLOCK:   *blocked |= set;  break;
+    case SIG_UNBLOCK: *blocked &= ~set; break;
+    case SIG_SETMASK: *blocked = set;   break;
+    default:          return -EINVAL;
+    }
+    *blocked &= ~UNBLOCKABLE;
+    return 0;
+}
+
+long sys_sigprocmask(uint64_t how, uint64_t uset, uint64_t uold)
+{
+    struct thread *t = current_thread();
+    uint64_t set = 0;
+    if (uset && copy_from_user(&set, uset, sizeof set))
+        return -EFAULT;
+    if (uset && how != SIG_BLOCK && how != SIG_UNBLOCK && how != SIG_SETMASK)
+        return -EINVAL;
+    /* Only this thread changes its mask, so the old value can be written
+     * out first: a bad pointer then fails with nothing changed. */
+    if (uold && copy_to_user(uold, &t->sig_blocked, sizeof t->sig_blocked))
+        return -EFAULT;
+    if (!uset)
+        return 0;
+    spin_lock(&t->lock);
+    uint64_t blocked = t->sig_blocked;
+    long rc = apply_mask(how, set, &blocked);
+    t->sig_blocked = blocked;
+    spin_unlock(&t->lock);
+    /* Newly unblocked pending signals are delivered on the way out. */
+    return rc;
+}
+
+long sys_sigpending(uint64_t uset)
+{
+    struct thread *t = current_thread();
+    /* Plain loads: a snapshot is all sigpending promises. */
+    uint64_t set = t->sig_pending | t->proc->sig_pending;
+    return copy_to_user(uset, &set, sizeof set) ? -EFAULT : 0;
+}
+
+long sys_tkill(uint64_t tid, uint64_t sig)
+{
+    struct proc *p = current_proc();
+    if (!sig_valid(sig))
+        return -EINVAL;
+    if (sig == SIGKILL)
+        return proc_kill(p->pid, SIGKILL);   /* ends the whole process */
+    struct thread *t = thread_by_tid((int)tid);
+    if (!t || tid == 0)
+        return -ESRCH;
+    long rc = -ESRCH;
+    spin_lock(&p->lock);
+    if (t->proc == p && t->tid == (int)tid && thread_live(t)) {
+        if (!ignores(&p->sig_actions[sig], (int)sig))
+            post_to_thread(t, (int)sig, 0);
+        rc = 0;
+    }
+    spin_unlock(&p->lock);
+    return rc;
+}
+
+/*
+ * The handler returned to the restorer with sp at its frame (where it
+ * started). Restores every register and the mask from the frame; a frame
+ * without the magic or with a non-user pc kills the process. Returns the
+ * restored a0, which the dispatcher stores back as the "result".
+ */
+long sys_sigreturn(void)
+{
+    struct thread *t = current_thread();
+    /* probe: sigreturn entered */
+    struct fl_sigframe f;
+    uint64_t at = tf_sp(&t->tf);
+    if (copy_from_user(&f, at, sizeof f) || f.magic != FL_SIGFRAME_MAGIC ||
+        !user_code_addr(f.regs[FL_REG_PC])) {
+        proc_user_fault("bad signal frame", tf_pc(&t->tf), at, SIGSEGV);
+        return -EFAULT;
+    }
+    tf_restore_regs(&t->tf, f.regs);
+    spin_lock(&t->lock);
+    t->sig_blocked = f.blocked & ~UNBLOCKABLE;
+    spin_unlock(&t->lock);
+    /* probe: context restored */
+    return (long)f.regs[FL_REG_A0];
+}

@@ -1,0 +1,70 @@
+"""QEMU integration tests of signals: the in-guest suite `sigtests` passes on
+one and two harts (and on two harts under -icount, where cross-hart delivery
+must not depend on host timing), the processes it kills on purpose are
+reported with the kernel's kill line, and the kernel stays healthy."""
+
+import re
+
+import pytest
+
+from qemu_helpers import boot_to_shell
+from test_faults import KILL_LINE, assert_alive
+
+SIGTESTS_TIMEOUT = 300.0
+SIGTESTS_SILENCE = 75.0     # sigtests ends a hung test after 60 s and says so
+
+# The tests that end a process on purpose, and the kill line's cause.
+EXPECTED_KILL_CAUSES = {
+    "load page fault",       # a fault inside the SIGSEGV handler
+    "bad signal frame",      # a corrupted frame, and sigreturn with no frame
+}
+
+
+def run_sigtests(m, args=""):
+    command = f"sigtests {args}".strip()
+    m.send(command)
+    m.expect(re.escape(command) + r"\n", timeout=30)
+    return m.expect_prompt(timeout=SIGTESTS_TIMEOUT, idle_timeout=SIGTESTS_SILENCE)
+
+
+def assert_all_passed(m, out):
+    failed = [line for line in out.splitlines() if "FAILED" in line]
+    assert "FL-PANIC" not in m.log
+    assert not failed, "sigtests reported failures:\n" + "\n".join(failed)
+    assert re.search(r"^ALL TESTS PASSED$", out, re.MULTILINE), out[-3000:]
+
+
+@pytest.mark.timeout(SIGTESTS_TIMEOUT + 120)
+@pytest.mark.parametrize("cpus,icount", [(1, False), (2, False), (2, True)],
+                         ids=["1hart", "2harts", "2harts-icount"])
+def test_sigtests(machine, cpus, icount):
+    m = boot_to_shell(machine, cpus=cpus, icount=icount)
+    out = run_sigtests(m)
+    assert_all_passed(m, out)
+    passed = re.findall(r"^(\w+): OK$", out, re.MULTILINE)
+    assert len(passed) >= 15, f"only {len(passed)} tests reported OK"
+    kills = [k.group("cause") for k in KILL_LINE.finditer(out)]
+    assert kills, "the deliberately killed tests printed no kill line"
+    assert set(kills) <= EXPECTED_KILL_CAUSES, kills
+    if cpus > 1:
+        assert "crossharts: skipped" not in out
+    assert_alive(m)
+
+
+def test_cross_hart_delivery_alone(machine):
+    """The cross-hart test on its own, repeated: the IPI path must not
+    depend on what ran before it."""
+    m = boot_to_shell(machine, cpus=2)
+    out = run_sigtests(m, " ".join(["crossharts"] * 5))
+    assert_all_passed(m, out)
+    assert out.count("crossharts: OK") == 5
+
+
+def test_kill_command_default_terminates(shell):
+    """`kill -TERM` of a sleeping background job ends it with SIGTERM."""
+    out = shell.run_shell("sleep 100000 &")
+    pid = int(re.search(r"^\[(\d+)\]$", out, re.MULTILINE).group(1))
+    assert shell.run_shell(f"kill -TERM {pid}") == ""
+    shell.run_shell("sleep 200")
+    assert re.search(rf"^\[{pid}\] done signal 15$", shell.log + shell.run_shell("echo"),
+                     re.MULTILINE), shell.tail()

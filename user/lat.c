@@ -1,0 +1,253 @@
+/*
+ * lat: faultline's microbenchmarks, in the style of lmbench and sel4bench.
+ *
+ * Each benchmark times one operation at a time with rdinstret read just
+ * before and just after it, after WARMUP untimed rounds, for a fixed number
+ * of samples. The cost of an empty counter pair is measured the same way
+ * and subtracted from every sample. Results are instructions: under QEMU
+ * -icount shift=0 that is also cycles and virtual nanoseconds, and the
+ * counts are the same on every run (docs/measurement.md).
+ *
+ * Output, one line per result (docs/protocol.md):
+ *   FL-JSON {"bench":NAME,"unit":"instructions","n":N,"warmup":W,"overhead":O,
+ *            "min":..,"median":..,"mean":..,"p90":..,"max":..,"hist":[[lo,hi,count],..]
+ *            [,"parts":{PART:{"n":..,"min":..,"mean":..,"max":..,"unit":"cycles"}}]}
+ * each followed by the kernel's meters over that benchmark alone (they are
+ * reset before it), FL-JSON {"meters":[...],"bench":NAME}, and at the end
+ * FL-JSON {"lat":"done"}.
+ *
+ *   lat            every benchmark
+ *   lat NAME...    only those
+ */
+#include "ulib.h"
+
+#define SAMPLES         1000
+#define WARMUP          100
+#define FAULT_PAGES     256        /* demand-zero samples: one per fresh page */
+#define FAULT_WARMUP    16
+#define PAGE_BYTES      4096
+#define HIST_BUCKETS    64
+#define PERCENT_90      90
+#define PERCENT         100
+
+static uint64_t samples[SAMPLES];
+static uint64_t overhead;
+
+static const char *const meter_names[] = {
+#define METER_NAME(name, text, what) text,
+    FL_METER_EVENTS(METER_NAME)
+#undef METER_NAME
+};
+
+/* ------------------------------------------------------------ timing */
+
+static inline __attribute__((always_inline)) uint64_t now(void)
+{
+    return rdinstret();
+}
+
+/* An ecall with nothing live across it but a0/a7, as the kernel's ABI
+ * allows: so a sample is the trap round trip plus one `li`. */
+static inline __attribute__((always_inline)) void ecall0(long nr)
+{
+    register long a0 __asm__("a0");
+    register long a7 __asm__("a7") = nr;
+    __asm__ volatile("ecall"
+                     : "=r"(a0), "+r"(a7)
+                     :
+                     : "memory", "ra", "a1", "a2", "a3", "a4", "a5", "a6",
+                       "t0", "t1", "t2", "t3", "t4", "t5", "t6");
+    (void)a0;
+}
+
+static void measure_overhead(void)
+{
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < SAMPLES; i++) {
+        uint64_t t0 = now();
+        uint64_t t1 = now();
+        if (t1 - t0 < best)
+            best = t1 - t0;
+    }
+    overhead = best;
+}
+
+static uint64_t net(uint64_t t0, uint64_t t1)
+{
+    uint64_t d = t1 - t0;
+    return d > overhead ? d - overhead : 0;
+}
+
+/* ------------------------------------------------------------ statistics */
+
+static void sort(uint64_t *v, int n)
+{
+    for (int i = 1; i < n; i++) {
+        uint64_t x = v[i];
+        int j = i - 1;
+        while (j >= 0 && v[j] > x) {
+            v[j + 1] = v[j];
+            j--;
+        }
+        v[j + 1] = x;
+    }
+}
+
+static unsigned bucket_of(uint64_t v)
+{
+    unsigned b = 0;
+    while (v >>= 1)
+        b++;
+    return b;
+}
+
+static void print_hist(const uint64_t *counts)
+{
+    printf("\"hist\":[");
+    bool first = true;
+    for (int b = 0; b < HIST_BUCKETS; b++) {
+        if (!counts[b])
+            continue;
+        uint64_t lo = b ? 1UL << b : 0, hi = (1UL << (b + 1)) - 1;
+        printf("%s[%lu,%lu,%lu]", first ? "" : ",", lo, hi, counts[b]);
+        first = false;
+    }
+    printf("]");
+}
+
+/* Prints the line for `name`, leaving it open for parts when asked. */
+static void report(const char *name, uint64_t *v, int n, bool more)
+{
+    sort(v, n);
+    uint64_t sum = 0, hist[HIST_BUCKETS] = { 0 };
+    for (int i = 0; i < n; i++) {
+        sum += v[i];
+        hist[bucket_of(v[i])]++;
+    }
+    uint64_t mean_x100 = sum * PERCENT / (uint64_t)n;
+    printf("FL-JSON {\"bench\":\"%s\",\"unit\":\"instructions\",\"n\":%d,\"warmup\":%d,"
+           "\"overhead\":%lu,\"min\":%lu,\"median\":%lu,\"mean\":%lu.%02lu,\"p90\":%lu,"
+           "\"max\":%lu,",
+           name, n, name[0] == 'f' ? FAULT_WARMUP : WARMUP, overhead, v[0], v[n / 2],
+           mean_x100 / PERCENT, mean_x100 % PERCENT, v[(n * PERCENT_90) / PERCENT], v[n - 1]);
+    print_hist(hist);
+    printf(more ? "," : "}\n");
+}
+
+/* A part of a benchmark taken from a kernel meter (cycles). */
+static void report_meter_part(const char *part, enum fl_meter_event e, bool last)
+{
+    struct fl_meter m[FL_METER_COUNT];
+    long n = meter_read(-1, m, FL_METER_COUNT);
+    if (n <= (long)e || m[e].count == 0) {
+        printf("\"%s\":null%s", part, last ? "" : ",");
+        return;
+    }
+    uint64_t mean_x100 = m[e].sum * PERCENT / m[e].count;
+    printf("\"%s\":{\"unit\":\"cycles\",\"n\":%lu,\"min\":%lu,\"mean\":%lu.%02lu,\"max\":%lu}%s",
+           part, m[e].count, m[e].min, mean_x100 / PERCENT, mean_x100 % PERCENT, m[e].max,
+           last ? "" : ",");
+}
+
+/* ------------------------------------------------------------ benchmarks */
+
+static void bench_syscall(const char *name, long nr)
+{
+    for (int i = 0; i < WARMUP; i++)
+        ecall0(nr);
+    for (int i = 0; i < SAMPLES; i++) {
+        uint64_t t0 = now();
+        ecall0(nr);
+        uint64_t t1 = now();
+        samples[i] = net(t0, t1);
+    }
+    report(name, samples, SAMPLES, false);
+}
+
+static void bench_getpid(void) { bench_syscall("getpid", SYS_getpid); }
+static void bench_nop(void)    { bench_syscall("nop", SYS_nop); }
+
+/* First touch of a fresh heap page: the demand-zero fault, from the
+ * faulting store to the instruction after it. */
+static void bench_fault_zero(void)
+{
+    char *area = sbrk((long)(FAULT_PAGES + FAULT_WARMUP) * PAGE_BYTES);
+    if (ptr_error(area)) {
+        printf("lat: fault_zero: sbrk: %s\n", strerror(ptr_error(area)));
+        return;
+    }
+    for (int i = 0; i < FAULT_WARMUP; i++)
+        *(volatile char *)(area + (long)i * PAGE_BYTES) = 1;
+    meter_reset();      /* the parts below are these faults' alone */
+    char *pages = area + (long)FAULT_WARMUP * PAGE_BYTES;
+    for (int i = 0; i < FAULT_PAGES; i++) {
+        volatile char *p = pages + (long)i * PAGE_BYTES;
+        uint64_t t0 = now();
+        *p = 1;
+        uint64_t t1 = now();
+        samples[i] = net(t0, t1);
+    }
+    report("fault_zero", samples, FAULT_PAGES, true);
+    printf("\"parts\":{");
+    report_meter_part("entry_to_frame", FL_METER_FAULT_ENTRY_TO_FRAME, false);
+    report_meter_part("zeroing", FL_METER_FAULT_ZERO, false);
+    report_meter_part("frame_to_map", FL_METER_FAULT_FRAME_TO_MAP, false);
+    report_meter_part("map_to_exit", FL_METER_FAULT_MAP_TO_EXIT, true);
+    printf("}}\n");
+    sbrk(-(long)(FAULT_PAGES + FAULT_WARMUP) * PAGE_BYTES);
+}
+
+/* ------------------------------------------------------------ meters */
+
+static void print_meters(const char *bench)
+{
+    static struct fl_meter m[FL_METER_COUNT];
+    long n = meter_read(-1, m, FL_METER_COUNT);
+    if (n < 0) {
+        printf("lat: meter_read: %s\n", strerror((int)-n));
+        return;
+    }
+    printf("FL-JSON {\"meters\":[");
+    for (long e = 0; e < n; e++) {
+        uint64_t hist[HIST_BUCKETS];
+        for (int b = 0; b < HIST_BUCKETS; b++)
+            hist[b] = m[e].hist[b];
+        printf("%s{\"event\":\"%s\",\"hart\":%d,\"unit\":\"cycles\",\"count\":%lu,"
+               "\"min\":%lu,\"max\":%lu,\"sum\":%lu,",
+               e ? "," : "", meter_names[e], m[e].hart, m[e].count,
+               m[e].count ? m[e].min : 0, m[e].max, m[e].sum);
+        print_hist(hist);
+        printf("}");
+    }
+    printf("],\"bench\":\"%s\"}\n", bench);
+}
+
+/* ------------------------------------------------------------ main */
+
+struct bench {
+    const char *name;
+    void (*run)(void);
+};
+
+static const struct bench benches[] = {
+    { "getpid", bench_getpid },
+    { "nop", bench_nop },
+    { "fault_zero", bench_fault_zero },
+};
+
+int main(int argc, char *argv[])
+{
+    measure_overhead();
+    for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++) {
+        bool wanted = argc == 1;
+        for (int a = 1; a < argc; a++)
+            wanted |= strcmp(argv[a], benches[i].name) == 0;
+        if (!wanted)
+            continue;
+        meter_reset();
+        benches[i].run();
+        print_meters(benches[i].name);
+    }
+    printf("FL-JSON {\"lat\":\"done\"}\n");
+    return 0;
+}

@@ -1,0 +1,587 @@
+/*
+ * sigtests [NAME...]: in-guest tests of signals (sigaction, sigprocmask,
+ * sigpending, kill, tkill, sigreturn, fault signals, cross-hart delivery).
+ *
+ * Same conventions as usertests: each test runs in a forked child, prints
+ * "NAME: FAILED why" and exits FAIL_EXIT at its first failed check; the
+ * runner prints "NAME: OK" when the child exits 0. The last line is
+ * "ALL TESTS PASSED" or "SOME TESTS FAILED". Tests that expect a process
+ * to be killed fork a grandchild and look at its wait status.
+ */
+#include "ulib.h"
+#include "sigregs.h"
+
+#define KERNEL_ADDR       0xffffffc080200000UL   /* mapped, but not for users */
+#define BELOW_USER_BASE   0x100UL                /* never mapped: not a handler */
+#define BOGUS_ID          1000000
+#define BAD_FLAGS         0x80000000u
+#define BAD_HOW           7
+
+#define FAIL_EXIT         1
+#define TEST_TIMEOUT_MS   60000
+#define POLL_MS           10
+#define MESSAGE_MAX       200
+#define SETTLE_MS         200      /* time for a child to reach its wait */
+#define LONG_SLEEP_MS     30000    /* far longer than any test should take */
+#define EINTR_DEADLINE_MS 10000
+#define SPIN_HART         1
+#define MAIN_HART         0
+#define COMPRESSED_LEN    2        /* an instruction whose low bits are not 11 */
+#define FULL_LEN          4
+#define INSN_LOW_BITS     3
+
+static const char *current_test = "sigtests";
+
+static _Noreturn __attribute__((format(__printf__, 1, 2))) void fail(const char *fmt, ...)
+{
+    char msg[MESSAGE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    printf("%s: FAILED %s\n", current_test, msg);
+    exit(FAIL_EXIT);
+}
+
+#define CHECK(cond, ...)  do { if (!(cond)) fail(__VA_ARGS__); } while (0)
+
+static void expect(const char *what, long got, long want)
+{
+    if (got != want)
+        fail("%s: got %ld, expected %ld", what, got, want);
+}
+
+/* Forks; the child runs fn and exits 0 if fn returns. Returns the wait status. */
+static int status_of_child(void (*fn)(void))
+{
+    int pid = fork();
+    CHECK(pid >= 0, "fork: %s", strerror(pid));
+    if (pid == 0) {
+        fn();
+        exit(0);
+    }
+    int status;
+    expect("wait_pid", wait_pid(pid, &status, 0), pid);
+    return status;
+}
+
+static void expect_killed_by(void (*fn)(void), int sig, const char *what)
+{
+    int status = status_of_child(fn);
+    CHECK(!FL_WIFEXITED(status) && FL_WTERMSIG(status) == sig,
+          "%s: status 0x%x, expected killed by signal %d", what, status, sig);
+}
+
+static void install(int sig, sighandler_t h)
+{
+    expect("signal", signal(sig, h), 0);
+}
+
+static void install_flags(int sig, sighandler_t h, uint64_t mask, uint32_t flags)
+{
+    struct fl_sigaction act = {
+        .handler = (uint64_t)(uintptr_t)h,
+        .restorer = (uint64_t)(uintptr_t)__sigreturn_trampoline,
+        .mask = mask,
+        .flags = flags,
+    };
+    expect("sigaction", sigaction(sig, &act, NULL), 0);
+}
+
+static uint64_t pending_set(void)
+{
+    uint64_t set = 0;
+    expect("sigpending", sigpending(&set), 0);
+    return set;
+}
+
+static void set_mask(int how, uint64_t set)
+{
+    expect("sigprocmask", sigprocmask(how, &set, NULL), 0);
+}
+
+/* --------------------------------------------------------------- handlers */
+
+static volatile int hits[NSIG];
+static volatile uint64_t last_addr;
+static volatile int depth, max_depth;
+
+static void counting_handler(int sig, uint64_t addr, struct fl_sigframe *f)
+{
+    (void)f;
+    hits[sig]++;
+    last_addr = addr;
+}
+
+/* Length of the instruction at pc: 2 for a compressed one, else 4. */
+static uint64_t insn_len(uint64_t pc)
+{
+    uint16_t low = *(volatile uint16_t *)(uintptr_t)pc;
+    return (low & INSN_LOW_BITS) == INSN_LOW_BITS ? FULL_LEN : COMPRESSED_LEN;
+}
+
+/* Counts, then resumes after the faulting instruction. */
+static void skipping_handler(int sig, uint64_t addr, struct fl_sigframe *f)
+{
+    hits[sig]++;
+    last_addr = addr;
+    f->regs[FL_REG_PC] += insn_len(f->regs[FL_REG_PC]);
+}
+
+/* A load from address 0 in assembly: in C the compiler may turn a known
+ * NULL dereference into a breakpoint instead. */
+static volatile uintptr_t null_addr = 0;
+
+static void null_load(void)
+{
+    uint64_t value;
+    __asm__ volatile("ld %0, 0(%1)" : "=r"(value) : "r"(null_addr) : "memory");
+    (void)value;
+}
+
+static void illegal_insn(void)
+{
+    __asm__ volatile(".option push\n.option norvc\nunimp\n.option pop" ::: "memory");
+}
+
+/* ------------------------------------------------------------------ tests */
+
+static void selfsignal(void)
+{
+    install(SIGUSR1, counting_handler);
+    expect("kill self", kill(getpid(), SIGUSR1), 0);
+    expect("handler ran once, before kill returned", hits[SIGUSR1], 1);
+    install(SIGUSR2, counting_handler);
+    expect("tkill self", tkill(gettid(), SIGUSR2), 0);
+    expect("thread-directed handler ran", hits[SIGUSR2], 1);
+    expect("addr of a non-fault signal", (long)last_addr, 0);
+    expect("nothing left pending", (long)pending_set(), 0);
+}
+
+static void masking(void)
+{
+    install(SIGUSR1, counting_handler);
+    set_mask(SIG_BLOCK, FL_SIGMASK(SIGUSR1));
+    expect("kill self", kill(getpid(), SIGUSR1), 0);
+    expect("blocked: handler not run", hits[SIGUSR1], 0);
+    CHECK(pending_set() & FL_SIGMASK(SIGUSR1), "SIGUSR1 not pending while blocked");
+    set_mask(SIG_UNBLOCK, FL_SIGMASK(SIGUSR1));
+    expect("delivered on unblock", hits[SIGUSR1], 1);
+    expect("pending after delivery", (long)pending_set(), 0);
+    uint64_t old = 0;
+    expect("sigprocmask query", sigprocmask(SIG_BLOCK, NULL, &old), 0);
+    expect("mask restored", (long)old, 0);
+}
+
+static void pendingtest(void)
+{
+    install(SIGUSR1, counting_handler);
+    install(SIGUSR2, counting_handler);
+    set_mask(SIG_SETMASK, FL_SIGMASK(SIGUSR1) | FL_SIGMASK(SIGUSR2));
+    kill(getpid(), SIGUSR1);          /* to the process */
+    tkill(gettid(), SIGUSR2);         /* to this thread */
+    expect("both pending", (long)pending_set(), (long)(FL_SIGMASK(SIGUSR1) | FL_SIGMASK(SIGUSR2)));
+    set_mask(SIG_SETMASK, 0);
+    expect("SIGUSR1 delivered", hits[SIGUSR1], 1);
+    expect("SIGUSR2 delivered", hits[SIGUSR2], 1);
+    expect("none pending", (long)pending_set(), 0);
+}
+
+static volatile int usr2_saw_depth;
+
+static void outer_handler(int sig, uint64_t addr, struct fl_sigframe *f)
+{
+    (void)addr; (void)f;
+    hits[sig]++;
+    depth++;
+    if (depth > max_depth)
+        max_depth = depth;
+    if (hits[sig] == 1) {
+        kill(getpid(), SIGUSR2);      /* another signal: runs nested, now */
+        kill(getpid(), SIGUSR1);      /* the same one: deferred to after we return */
+        if (hits[SIGUSR1] != 1)
+            usr2_saw_depth = -1;      /* marks "ran nested although blocked" */
+    }
+    depth--;
+}
+
+static void inner_handler(int sig, uint64_t addr, struct fl_sigframe *f)
+{
+    (void)addr; (void)f;
+    hits[sig]++;
+    if (usr2_saw_depth == 0)
+        usr2_saw_depth = depth + 1;
+}
+
+static void nested(void)
+{
+    install(SIGUSR1, outer_handler);
+    install(SIGUSR2, inner_handler);
+    kill(getpid(), SIGUSR1);
+    expect("SIGUSR2 ran", hits[SIGUSR2], 1);
+    expect("SIGUSR2 ran inside the SIGUSR1 handler (depth)", usr2_saw_depth, 2);
+    expect("SIGUSR1 ran twice, the second after the first returned", hits[SIGUSR1], 2);
+    expect("SIGUSR1 handler never nested in itself", max_depth, 1);
+}
+
+static void nodefer_handler(int sig, uint64_t addr, struct fl_sigframe *f)
+{
+    (void)addr; (void)f;
+    hits[sig]++;
+    depth++;
+    if (depth > max_depth)
+        max_depth = depth;
+    if (hits[sig] == 1)
+        kill(getpid(), sig);
+    depth--;
+}
+
+static void nodefer(void)
+{
+    install_flags(SIGUSR1, nodefer_handler, 0, FL_SA_NODEFER);
+    kill(getpid(), SIGUSR1);
+    expect("ran twice", hits[SIGUSR1], 2);
+    expect("NODEFER: nested in itself", max_depth, 2);
+}
+
+static void resethand(void)
+{
+    install_flags(SIGUSR1, counting_handler, 0, FL_SA_RESETHAND);
+    kill(getpid(), SIGUSR1);
+    expect("handler ran", hits[SIGUSR1], 1);
+    struct fl_sigaction old;
+    expect("sigaction query", sigaction(SIGUSR1, NULL, &old), 0);
+    expect("back to SIG_DFL", (long)old.handler, SIG_DFL);
+}
+
+static void send_sigterm(void) { kill(getpid(), SIGTERM); fail("survived SIGTERM"); }
+
+static void defaults(void)
+{
+    expect_killed_by(send_sigterm, SIGTERM, "default SIGTERM");
+    expect("SIGCHLD default: ignored", kill(getpid(), SIGCHLD), 0);
+    expect("SIG_IGN", signal(SIGUSR1, SIG_IGN_HANDLER), 0);
+    expect("ignored SIGUSR1", kill(getpid(), SIGUSR1), 0);
+    expect("ignored signals do not stay pending", (long)pending_set(), 0);
+}
+
+static void segvcatch(void)
+{
+    install(SIGSEGV, skipping_handler);
+    null_load();
+    expect("SIGSEGV handler ran", hits[SIGSEGV], 1);
+    expect("fault address", (long)last_addr, 0);
+    null_load();
+    expect("and again (mask restored by sigreturn)", hits[SIGSEGV], 2);
+}
+
+static void illcatch(void)
+{
+    install(SIGILL, skipping_handler);
+    illegal_insn();
+    expect("SIGILL handler ran", hits[SIGILL], 1);
+}
+
+static void faulting_handler(int sig, uint64_t addr, struct fl_sigframe *f)
+{
+    (void)sig; (void)addr; (void)f;
+    null_load();
+}
+
+static void fault_in_handler_child(void)
+{
+    install(SIGSEGV, faulting_handler);
+    null_load();
+    fail("survived a fault inside its SIGSEGV handler");
+}
+
+static void faultinhandler(void)
+{
+    expect_killed_by(fault_in_handler_child, SIGSEGV, "fault in handler");
+}
+
+static void scribbling_handler(int sig, uint64_t addr, struct fl_sigframe *f)
+{
+    (void)sig; (void)addr;
+    f->magic = 0;
+}
+
+static void bad_frame_child(void)
+{
+    install(SIGUSR1, scribbling_handler);
+    kill(getpid(), SIGUSR1);
+    fail("survived a corrupted signal frame");
+}
+
+static void badframe(void)
+{
+    expect_killed_by(bad_frame_child, SIGSEGV, "corrupted frame");
+}
+
+/* ---- cross-hart delivery ---- */
+
+static volatile int spinner_ready, spinner_done, handler_hart = -1, handler_tid;
+
+static void cross_handler(int sig, uint64_t addr, struct fl_sigframe *f)
+{
+    (void)sig; (void)addr; (void)f;
+    handler_hart = gethart();
+    handler_tid = gettid();
+    spinner_done = 1;
+}
+
+static long spinner(void *arg)
+{
+    (void)arg;
+    if (set_affinity(0, SPIN_HART) < 0 || gethart() != SPIN_HART)
+        return -1;
+    spinner_ready = 1;
+    while (!spinner_done)
+        ;                              /* in user mode: only an interrupt gets in */
+    return 0;
+}
+
+static void crossharts(void)
+{
+    struct fl_sysinfo si;
+    expect("sysinfo", sysinfo(&si), 0);
+    if (si.nharts < 2) {
+        printf("crossharts: skipped, only %u hart\n", si.nharts);
+        return;
+    }
+    install(SIGUSR1, cross_handler);
+    expect("pin to hart 0", set_affinity(0, MAIN_HART), 0);
+    int tid = thread_create(spinner, NULL);
+    CHECK(tid > 0, "thread_create: %s", strerror(tid));
+    long start = uptime();
+    while (!spinner_ready) {
+        CHECK(uptime() - start < EINTR_DEADLINE_MS, "spinner never started on hart %d", SPIN_HART);
+        sleep(POLL_MS);
+    }
+    expect("tkill", tkill(tid, SIGUSR1), 0);
+    long value = 0;
+    expect("join", thread_join(tid, &value), 0);
+    expect("spinner result", value, 0);
+    expect("handler ran on the spinner's hart", handler_hart, SPIN_HART);
+    expect("handler ran in the spinner", handler_tid, tid);
+}
+
+/* ---- interrupted waits ---- */
+
+static void sleeping_child(void)
+{
+    int r = sleep(LONG_SLEEP_MS);
+    expect("sleep interrupted", r, -EINTR);
+    expect("handler ran", hits[SIGUSR1], 1);
+}
+
+static void reading_child(void)
+{
+    char c;
+    long r = read(STDIN_FILENO, &c, 1);
+    expect("read interrupted", r, -EINTR);
+    expect("handler ran", hits[SIGUSR1], 1);
+}
+
+static void waiting_child(void)
+{
+    int pid = fork();
+    if (pid == 0) {
+        sleep(LONG_SLEEP_MS);
+        exit(0);
+    }
+    int r = wait_pid(pid, NULL, 0);
+    kill(pid, SIGKILL);
+    wait_pid(pid, NULL, 0);
+    expect("wait interrupted", r, -EINTR);
+    expect("handler ran", hits[SIGUSR1], 1);
+}
+
+/* Forks a child running fn (the handler is inherited), signals it once it
+ * had time to block, and checks it finished well before its wait would. */
+static void interrupt_child(void (*fn)(void), const char *what)
+{
+    install(SIGUSR1, counting_handler);
+    int pid = fork();
+    CHECK(pid >= 0, "fork: %s", strerror(pid));
+    if (pid == 0) {
+        current_test = what;
+        fn();
+        exit(0);
+    }
+    sleep(SETTLE_MS);
+    long start = uptime();
+    expect("kill", kill(pid, SIGUSR1), 0);
+    int status;
+    expect("wait_pid", wait_pid(pid, &status, 0), pid);
+    CHECK(uptime() - start < EINTR_DEADLINE_MS, "%s: took %ld ms", what, uptime() - start);
+    CHECK(FL_WIFEXITED(status) && FL_WEXITSTATUS(status) == 0, "%s: status 0x%x", what, status);
+}
+
+static void eintr(void)
+{
+    interrupt_child(sleeping_child, "eintr(sleep)");
+    interrupt_child(reading_child, "eintr(read)");
+    interrupt_child(waiting_child, "eintr(wait)");
+}
+
+/* ---- every register survives a handler ---- */
+
+static void allregs(void)
+{
+    install(SIGILL, skipping_handler);
+    uint64_t out[SIGREGS_NREGS];
+    sigregs_run(out);
+    expect("SIGILL handler ran", hits[SIGILL], 1);
+    for (int n = 1; n < SIGREGS_NREGS; n++) {
+        uint64_t want = n == FL_REG_SP ? sigregs_sp_before : (uint64_t)SIGREGS_PATTERN(n);
+        CHECK(out[n] == want, "x%d: 0x%lx, expected 0x%lx", n, (unsigned long)out[n],
+              (unsigned long)want);
+    }
+}
+
+/* ---- bad inputs ---- */
+
+static void badinputs(void)
+{
+    struct fl_sigaction good = {
+        .handler = (uint64_t)(uintptr_t)counting_handler,
+        .restorer = (uint64_t)(uintptr_t)__sigreturn_trampoline,
+    };
+    struct fl_sigaction a = good;
+    expect("sig 0", sigaction(0, &good, NULL), -EINVAL);
+    expect("sig NSIG", sigaction(NSIG, &good, NULL), -EINVAL);
+    expect("sig -1", sigaction(-1, &good, NULL), -EINVAL);
+    expect("catch SIGKILL", sigaction(SIGKILL, &good, NULL), -EINVAL);
+    a.handler = SIG_IGN;
+    expect("ignore SIGKILL", sigaction(SIGKILL, &a, NULL), -EINVAL);
+    a = good;
+    a.handler = BELOW_USER_BASE;
+    expect("handler below user space", sigaction(SIGUSR1, &a, NULL), -EFAULT);
+    a.handler = KERNEL_ADDR;
+    expect("kernel handler", sigaction(SIGUSR1, &a, NULL), -EFAULT);
+    a = good;
+    a.restorer = KERNEL_ADDR;
+    expect("kernel restorer", sigaction(SIGUSR1, &a, NULL), -EFAULT);
+    a = good;
+    a.flags = BAD_FLAGS;
+    expect("unknown flags", sigaction(SIGUSR1, &a, NULL), -EINVAL);
+    expect("act in kernel", sigaction(SIGUSR1, (void *)KERNEL_ADDR, NULL), -EFAULT);
+    expect("old in kernel", sigaction(SIGUSR1, NULL, (void *)KERNEL_ADDR), -EFAULT);
+    expect("old at NULL", sigaction(SIGUSR1, &good, (void *)0), 0);
+    uint64_t set = FL_SIGMASK(SIGUSR1);
+    expect("bad how", sigprocmask(BAD_HOW, &set, NULL), -EINVAL);
+    expect("set in kernel", sigprocmask(SIG_BLOCK, (void *)KERNEL_ADDR, NULL), -EFAULT);
+    expect("old mask in kernel", sigprocmask(SIG_BLOCK, &set, (void *)KERNEL_ADDR), -EFAULT);
+    uint64_t old = 0;
+    expect("mask unchanged by the failures", sigprocmask(SIG_BLOCK, NULL, &old), 0);
+    expect("mask", (long)old, 0);
+    expect("sigpending kernel", sigpending((void *)KERNEL_ADDR), -EFAULT);
+    expect("sigpending NULL", sigpending(NULL), -EFAULT);
+    expect("tkill bogus tid", tkill(BOGUS_ID, SIGUSR1), -ESRCH);
+    expect("tkill sig 0", tkill(gettid(), 0), -EINVAL);
+    expect("tkill sig NSIG", tkill(gettid(), NSIG), -EINVAL);
+    expect("kill sig NSIG", kill(getpid(), NSIG), -EINVAL);
+    set = ~(uint64_t)0;
+    expect("block all", sigprocmask(SIG_SETMASK, &set, NULL), 0);
+    expect("query", sigprocmask(SIG_BLOCK, NULL, &old), 0);
+    CHECK(!(old & FL_SIGMASK(SIGKILL)), "SIGKILL got blocked");
+}
+
+static void no_frame_child(void)
+{
+    sigreturn();
+}
+
+static void strayreturn(void)
+{
+    expect_killed_by(no_frame_child, SIGSEGV, "sigreturn with no frame");
+}
+
+/* ------------------------------------------------------------- runner */
+
+struct test {
+    const char *name;
+    void      (*fn)(void);
+};
+
+#define TEST(fn) { #fn, fn }
+
+static const struct test tests[] = {
+    TEST(selfsignal), TEST(masking),      TEST(pendingtest),  TEST(nested),
+    TEST(nodefer),     TEST(resethand),    TEST(defaults),     TEST(segvcatch),
+    TEST(illcatch),    TEST(faultinhandler), TEST(badframe),   TEST(crossharts),
+    TEST(eintr),       TEST(allregs),      TEST(badinputs),    TEST(strayreturn),
+};
+
+static bool run_test(const struct test *t)
+{
+    int pid = fork();
+    if (pid < 0) {
+        printf("%s: FAILED fork: %s\n", t->name, strerror(pid));
+        return false;
+    }
+    if (pid == 0) {
+        current_test = t->name;
+        t->fn();
+        exit(0);
+    }
+    long start = uptime();
+    int status = 0;
+    for (;;) {
+        int r = wait_pid(pid, &status, WNOHANG);
+        if (r == pid)
+            break;
+        if (r < 0) {
+            printf("%s: FAILED wait_pid: %s\n", t->name, strerror(r));
+            return false;
+        }
+        if (uptime() - start > TEST_TIMEOUT_MS) {
+            kill(pid, SIGKILL);
+            wait_pid(pid, &status, 0);
+            printf("%s: FAILED timed out after %d ms\n", t->name, TEST_TIMEOUT_MS);
+            return false;
+        }
+        sleep(POLL_MS);
+    }
+    if (FL_WIFEXITED(status) && FL_WEXITSTATUS(status) == 0) {
+        printf("%s: OK\n", t->name);
+        return true;
+    }
+    if (!FL_WIFEXITED(status))
+        printf("%s: FAILED killed by signal %d\n", t->name, FL_WTERMSIG(status));
+    else if (FL_WEXITSTATUS(status) != FAIL_EXIT)
+        printf("%s: FAILED exit status %d\n", t->name, FL_WEXITSTATUS(status));
+    return false;
+}
+
+static const struct test *find_test(const char *name)
+{
+    for (size_t i = 0; i < ARRAY_SIZE(tests); i++)
+        if (strcmp(tests[i].name, name) == 0)
+            return &tests[i];
+    return NULL;
+}
+
+int main(int argc, char *argv[])
+{
+    printf("sigtests starting\n");
+    int failed = 0;
+    if (argc > 1) {
+        for (int i = 1; i < argc; i++) {
+            const struct test *t = find_test(argv[i]);
+            if (!t) {
+                printf("%s: FAILED no such test\n", argv[i]);
+                failed++;
+            } else if (!run_test(t)) {
+                failed++;
+            }
+        }
+    } else {
+        for (size_t i = 0; i < ARRAY_SIZE(tests); i++)
+            if (!run_test(&tests[i]))
+                failed++;
+    }
+    printf(failed ? "SOME TESTS FAILED\n" : "ALL TESTS PASSED\n");
+    return failed ? 1 : 0;
+}
