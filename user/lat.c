@@ -22,6 +22,9 @@
 #include "ulib.h"
 
 #define SAMPLES         1000
+#define CROSS_SAMPLES   100        /* cross-hart signals: each waits for the other hart */
+#define CROSS_WAIT_MS   1          /* the sender sleeps (its hart idles) while the target runs */
+#define RISCV_INSN_BYTES 4         /* the faulting load in segv_catch is not compressed */
 #define WARMUP          100
 #define FAULT_PAGES     256        /* demand-zero samples: one per fresh page */
 #define FAULT_WARMUP    16
@@ -197,6 +200,150 @@ static void bench_fault_zero(void)
     sbrk(-(long)(FAULT_PAGES + FAULT_WARMUP) * PAGE_BYTES);
 }
 
+/* ------------------------------------------------------------ signals */
+
+static volatile uint64_t handler_end;   /* counter when the handler returns */
+static volatile uint64_t handler_start; /* counter when the handler starts (cross) */
+static volatile int cross_seen;         /* handled signals seen by the target */
+
+static void empty_handler(int sig, uint64_t addr, struct fl_sigframe *frame)
+{
+    (void)sig; (void)addr; (void)frame;
+    handler_end = now();
+}
+
+/* Signal to self, caught and returned: tkill, delivery on the way out of
+ * that system call, the empty handler, the trampoline, sigreturn. The
+ * second number is sigreturn alone: from the handler's last instruction
+ * back to the instruction after tkill. */
+static void bench_signal_self(void)
+{
+    static uint64_t back[SAMPLES];
+    signal(SIGUSR1, empty_handler);
+    int self = gettid();
+    for (int i = 0; i < WARMUP; i++)
+        tkill(self, SIGUSR1);
+    for (int i = 0; i < SAMPLES; i++) {
+        uint64_t t0 = now();
+        tkill(self, SIGUSR1);
+        uint64_t t1 = now();
+        samples[i] = net(t0, t1);
+        back[i] = net(handler_end, t1);
+    }
+    signal(SIGUSR1, SIG_DFL_HANDLER);
+    report("signal_self", samples, SAMPLES, false);
+    report("sigreturn", back, SAMPLES, false);
+}
+
+/* SIGSEGV caught and returned: a load from address 0 faults, the handler
+ * steps the saved pc past the load. */
+static void skip_handler(int sig, uint64_t addr, struct fl_sigframe *frame)
+{
+    (void)sig; (void)addr;
+    frame->regs[FL_REG_PC] += RISCV_INSN_BYTES;
+}
+
+static inline __attribute__((always_inline)) void load_null(void)
+{
+    /* .option norvc: the handler skips exactly one 4-byte instruction. */
+    __asm__ volatile(".option push\n.option norvc\nld zero, 0(zero)\n.option pop" ::: "memory");
+}
+
+static void bench_segv_catch(void)
+{
+    signal(SIGSEGV, skip_handler);
+    for (int i = 0; i < WARMUP; i++)
+        load_null();
+    for (int i = 0; i < SAMPLES; i++) {
+        uint64_t t0 = now();
+        load_null();
+        uint64_t t1 = now();
+        samples[i] = net(t0, t1);
+    }
+    signal(SIGSEGV, SIG_DFL_HANDLER);
+    report("segv_catch", samples, SAMPLES, false);
+}
+
+/*
+ * A signal to a thread pinned on another hart, spinning in user mode, as
+ * in the Cache Kernel paper. Both ends read rdcycle, which under -icount is
+ * one virtual clock shared by all harts (rdinstret would be per hart).
+ * delivery: tkill issued -> first instruction of the handler on the other
+ * hart; return: last instruction of the handler -> the interrupted loop
+ * running again. The sender sleeps so its hart idles (wfi) meanwhile; the
+ * instructions it runs between the IPI and going idle are in `delivery`,
+ * because the harts share one clock (docs/measurement.md).
+ */
+static volatile int cross_stop;
+static volatile uint64_t resumed_at;
+
+static void cross_handler(int sig, uint64_t addr, struct fl_sigframe *frame)
+{
+    (void)sig; (void)addr; (void)frame;
+    handler_start = rdcycle();
+    cross_seen++;
+    handler_end = rdcycle();
+}
+
+static long cross_target(void *arg)
+{
+    (void)arg;
+    set_affinity(0, 1);
+    int seen = cross_seen;
+    while (!cross_stop) {
+        if (cross_seen != seen) {
+            resumed_at = rdcycle();
+            seen = cross_seen;
+        }
+    }
+    return 0;
+}
+
+static void bench_signal_cross(void)
+{
+    struct fl_sysinfo si;
+    if (sysinfo(&si) < 0 || si.nharts < 2) {
+        printf("lat: signal_cross needs 2 harts; skipped\n");
+        return;
+    }
+    static uint64_t delivery[CROSS_SAMPLES], ret[CROSS_SAMPLES];
+    signal(SIGUSR2, cross_handler);
+    set_affinity(0, 0);
+    cross_stop = 0;
+    int tid = thread_create(cross_target, NULL);
+    if (tid < 0) {
+        printf("lat: signal_cross: thread_create: %s\n", strerror(-tid));
+        return;
+    }
+    sleep(CROSS_WAIT_MS * 10);                 /* let it reach hart 1 and spin */
+    int n = 0;
+    for (int i = 0; i < CROSS_SAMPLES + WARMUP / 10; i++) {
+        int before = cross_seen;
+        uint64_t t0 = rdcycle();
+        tkill(tid, SIGUSR2);
+        while (cross_seen == before)
+            sleep(CROSS_WAIT_MS);
+        while (resumed_at < handler_end)
+            sleep(CROSS_WAIT_MS);
+        if (i < WARMUP / 10)
+            continue;
+        delivery[n] = handler_start - t0;
+        ret[n] = resumed_at - handler_end;
+        samples[n] = delivery[n] + ret[n];
+        n++;
+    }
+    cross_stop = 1;
+    thread_join(tid, NULL);
+    signal(SIGUSR2, SIG_DFL_HANDLER);
+    set_affinity(0, -1);
+    report("signal_cross", samples, n, true);
+    sort(delivery, n);
+    sort(ret, n);
+    printf("\"parts\":{\"delivery\":{\"unit\":\"cycles\",\"n\":%d,\"min\":%lu,\"median\":%lu,\"max\":%lu},"
+           "\"return\":{\"unit\":\"cycles\",\"n\":%d,\"min\":%lu,\"median\":%lu,\"max\":%lu}}}\n",
+           n, delivery[0], delivery[n / 2], delivery[n - 1], n, ret[0], ret[n / 2], ret[n - 1]);
+}
+
 /* ------------------------------------------------------------ meters */
 
 static void print_meters(const char *bench)
@@ -233,6 +380,9 @@ static const struct bench benches[] = {
     { "getpid", bench_getpid },
     { "nop", bench_nop },
     { "fault_zero", bench_fault_zero },
+    { "signal_self", bench_signal_self },
+    { "segv_catch", bench_segv_catch },
+    { "signal_cross", bench_signal_cross },
 };
 
 int main(int argc, char *argv[])
