@@ -119,7 +119,7 @@ static void print_hist(const uint64_t *counts)
 }
 
 /* Prints the line for `name`, leaving it open for parts when asked. */
-static void report(const char *name, uint64_t *v, int n, bool more)
+static void report_unit(const char *name, const char *unit, uint64_t *v, int n, bool more)
 {
     sort(v, n);
     uint64_t sum = 0, hist[HIST_BUCKETS] = { 0 };
@@ -128,13 +128,18 @@ static void report(const char *name, uint64_t *v, int n, bool more)
         hist[bucket_of(v[i])]++;
     }
     uint64_t mean_x100 = sum * PERCENT / (uint64_t)n;
-    printf("FL-JSON {\"bench\":\"%s\",\"unit\":\"instructions\",\"n\":%d,\"warmup\":%d,"
+    printf("FL-JSON {\"bench\":\"%s\",\"unit\":\"%s\",\"n\":%d,\"warmup\":%d,"
            "\"overhead\":%lu,\"min\":%lu,\"median\":%lu,\"mean\":%lu.%02lu,\"p90\":%lu,"
            "\"max\":%lu,",
-           name, n, name[0] == 'f' ? FAULT_WARMUP : WARMUP, overhead, v[0], v[n / 2],
+           name, unit, n, name[0] == 'f' ? FAULT_WARMUP : WARMUP, overhead, v[0], v[n / 2],
            mean_x100 / PERCENT, mean_x100 % PERCENT, v[(n * PERCENT_90) / PERCENT], v[n - 1]);
     print_hist(hist);
     printf(more ? "," : "}\n");
+}
+
+static void report(const char *name, uint64_t *v, int n, bool more)
+{
+    report_unit(name, "instructions", v, n, more);
 }
 
 /* A part of a benchmark taken from a kernel meter (cycles). */
@@ -336,7 +341,7 @@ static void bench_signal_cross(void)
     thread_join(tid, NULL);
     signal(SIGUSR2, SIG_DFL_HANDLER);
     set_affinity(0, -1);
-    report("signal_cross", samples, n, true);
+    report_unit("signal_cross", "cycles", samples, n, true);
     sort(delivery, n);
     sort(ret, n);
     printf("\"parts\":{\"delivery\":{\"unit\":\"cycles\",\"n\":%d,\"min\":%lu,\"median\":%lu,\"max\":%lu},"
