@@ -1,0 +1,77 @@
+"""Latency budgets: `lat` under -icount shift=0, where every count is a
+deterministic number of instructions (docs/measurement.md).
+
+Each budget is the count measured when it was set plus a little headroom,
+so a regression on a path fails CI. The values and their history are in
+docs/measurement.md ("Budgets"); lower a budget when a path gets faster,
+never raise one to make a test pass without saying where the instructions
+went.
+"""
+
+import pytest
+
+from qemu_helpers import BOOT_TIMEOUT, Machine, wait_harts_online
+
+# benchmark -> (statistic, budget)
+BUDGETS = {
+    "getpid":       ("median", 20),     # light path in the trap vector (measured 19)
+    "nop":          ("median", 650),    # full trap path + 3 meter records (618)
+    "signal_self":  ("median", 3100),   # tkill + catch + return (2939)
+    "sigreturn":    ("median", 1300),   # handler end -> resumed (1206)
+    "segv_catch":   ("median", 2900),   # SIGSEGV catch + return (2742)
+    "fault_zero":   ("median", 2200),   # demand-zero first touch (2096)
+}
+PART_BUDGETS = {
+    ("fault_zero", "zeroing"):      ("mean", 700),     # 512 stores, unrolled (651)
+    ("signal_cross", "delivery"):   ("median", 5500),  # cycles on the shared clock (5156)
+    ("signal_cross", "return"):     ("median", 1300),  # (1210)
+}
+# Single-hart paths must not vary at all under icount.
+DETERMINISTIC = ("getpid", "nop", "signal_self", "sigreturn")
+
+
+@pytest.fixture(scope="module")
+def lat_results(kernel_elf, initrd_cpio, tmp_path_factory):
+    # One boot for all the budget checks (module scope, so not the
+    # per-test `machine` fixture); two harts for the cross-hart signal.
+    m = Machine(kernel_elf, initrd_cpio, workdir=tmp_path_factory.mktemp("lat"))
+    m.start(cpus=2, icount=True)
+    try:
+        m.expect_prompt(timeout=BOOT_TIMEOUT)
+        wait_harts_online(m, 2)
+        m.send("lat")
+        results = {}
+        while True:
+            obj = m.expect_json(timeout=300)
+            if obj.get("lat") == "done":
+                break
+            if "bench" in obj and "unit" in obj and "meters" not in obj:
+                results[obj["bench"]] = obj
+        m.expect_prompt(timeout=60)
+    finally:
+        m.close()
+    return results
+
+
+@pytest.mark.parametrize("bench", sorted(BUDGETS))
+def test_path_within_budget(lat_results, bench):
+    assert bench in lat_results, f"lat printed no {bench}: {sorted(lat_results)}"
+    stat, budget = BUDGETS[bench]
+    value = lat_results[bench][stat]
+    assert value <= budget, f"{bench} {stat} is {value} instructions, over its budget of {budget}"
+    assert value > 0
+
+
+@pytest.mark.parametrize("bench, part", sorted(PART_BUDGETS))
+def test_part_within_budget(lat_results, bench, part):
+    parts = lat_results.get(bench, {}).get("parts") or {}
+    assert parts.get(part), f"{bench} has no part {part}: {parts}"
+    stat, budget = PART_BUDGETS[(bench, part)]
+    value = parts[part][stat]
+    assert 0 < value <= budget, f"{bench}.{part} {stat} is {value}, budget {budget}"
+
+
+@pytest.mark.parametrize("bench", DETERMINISTIC)
+def test_single_hart_paths_are_deterministic(lat_results, bench):
+    r = lat_results[bench]
+    assert r["min"] == r["median"] == r["p90"], r
