@@ -14,6 +14,7 @@
 #include "printk.h"
 #include "mmu.h"
 #include "aspace.h"
+#include "meter.h"
 #include "signal.h"
 
 static uint32_t pick_cursor;   /* where the next scan starts: fairness hint */
@@ -258,8 +259,14 @@ void ipi_interrupt(void)
 {
     struct cpu *c = this_cpu();
     arch_ipi_clear();
-    /* probe: target interrupted (a signal to a thread running here comes
-     * as IPI_RESCHEDULE; it is delivered on the way back to user mode) */
+    /* probe: target interrupted. A signal to a thread running here comes
+     * as IPI_RESCHEDULE; it is delivered on the way back to user mode. */
+    struct thread *running = c->current;
+    if (running && running->sig_ipi_at) {
+        running->sig_interrupted_at = meter_now();
+        meter_record(FL_METER_SIGNAL_IPI_TO_INTERRUPT, running->sig_ipi_at, running->sig_interrupted_at);
+        running->sig_ipi_at = 0;
+    }
     uint32_t what = __atomic_load_n(&c->ipi_pending, __ATOMIC_SEQ_CST);
     if (what & IPI_TLB_FLUSH) {
         /* Drop a table we hold only lazily: its space may be going away. */

@@ -5,6 +5,7 @@
  * for the user-visible structures.
  */
 #include "signal.h"
+#include "meter.h"
 #include "usercopy.h"
 #include "kstring.h"
 #include "printk.h"
@@ -57,7 +58,8 @@ static void interrupt_thread(struct thread *t)
         make_runnable(t);
     } else if (t->state == T_RUNNING && t->cpu >= 0 && &cpus[t->cpu] != this_cpu()) {
         cpu_send_ipi(&cpus[t->cpu], IPI_RESCHEDULE);
-        /* probe: IPI sent */
+        t->sig_ipi_at = meter_now();                          /* probe: IPI sent */
+        meter_record(FL_METER_SIGNAL_POST_TO_IPI, t->sig_posted_at, t->sig_ipi_at);
     }
 }
 
@@ -67,7 +69,7 @@ static void post_to_thread(struct thread *t, int sig, uint64_t addr)
     spin_lock(&t->lock);
     __atomic_or_fetch(&t->sig_pending, FL_SIGMASK(sig), __ATOMIC_RELAXED);
     t->sig_fault_addr = addr;
-    /* probe: signal posted */
+    t->sig_posted_at = meter_now();                           /* probe: signal posted */
     if (!(t->sig_blocked & FL_SIGMASK(sig)))
         interrupt_thread(t);
     spin_unlock(&t->lock);
@@ -75,11 +77,12 @@ static void post_to_thread(struct thread *t, int sig, uint64_t addr)
 
 /* Tries t as the taker of a process-directed sig; true if it took it.
  * Caller holds p->lock. */
-static bool try_notify(struct thread *t, struct proc *p, int sig)
+static bool try_notify(struct thread *t, struct proc *p, int sig, uint64_t posted)
 {
     bool took = false;
     spin_lock(&t->lock);
     if (t->proc == p && thread_live(t) && !(t->sig_blocked & FL_SIGMASK(sig))) {
+        t->sig_posted_at = posted;
         interrupt_thread(t);
         took = true;
     }
@@ -92,15 +95,15 @@ void signal_post_process(struct proc *p, int sig)
     if (ignores(&p->sig_actions[sig], sig))
         return;
     __atomic_or_fetch(&p->sig_pending, FL_SIGMASK(sig), __ATOMIC_RELAXED);
-    /* probe: signal posted */
+    uint64_t posted = meter_now();                            /* probe: signal posted */
     /* The sender itself is the cheapest taker: it delivers on its way out. */
     struct thread *self = current_thread();
-    if (self && self->proc == p && try_notify(self, p, sig))
+    if (self && self->proc == p && try_notify(self, p, sig, posted))
         return;
     /* Otherwise the first thread that does not block it. If every thread
      * blocks it, it stays pending until one unblocks it. */
     for (int i = 0; i < MAX_THREADS; i++)
-        if (threads[i].proc == p && try_notify(&threads[i], p, sig))
+        if (threads[i].proc == p && try_notify(&threads[i], p, sig, posted))
             return;
 }
 
@@ -211,18 +214,22 @@ static void enter_handler(struct thread *t, const struct delivery *d)
         return;
     }
     tf_enter_handler(&t->tf, d->act.handler, d->act.restorer, frame, f.sig, f.addr);
-    /* probe: handler entered */
+    /* probe: handler entered (the next user instruction is the handler's) */
+    meter_record(FL_METER_SIGNAL_INTERRUPT_TO_HANDLER, t->sig_interrupted_at, meter_now());
 }
 
 void signal_deliver(struct thread *t)
 {
-    /* probe: target interrupted (the signal is being looked at on the
-     * target's hart; an IPI_RESCHEDULE brought it here if it was remote) */
+    /* probe: target interrupted. A remote target's IPI handler stamped it
+     * already; a thread signalled by itself is "interrupted" here. */
+    if (!t->sig_interrupted_at)
+        t->sig_interrupted_at = meter_now();
     struct delivery d;
     if (!dequeue(t, &d))
         return;
     if (has_handler(&d.act))
         enter_handler(t, &d);
+    t->sig_interrupted_at = 0;
 }
 
 /* ---------------------------------------------------------------- fork, exec */
@@ -380,7 +387,7 @@ long sys_tkill(uint64_t tid, uint64_t sig)
 long sys_sigreturn(void)
 {
     struct thread *t = current_thread();
-    /* probe: sigreturn entered */
+    uint64_t entered = meter_now();                           /* probe: sigreturn entered */
     struct fl_sigframe f;
     uint64_t at = tf_sp(&t->tf);
     if (copy_from_user(&f, at, sizeof f) || f.magic != FL_SIGFRAME_MAGIC ||
@@ -392,6 +399,6 @@ long sys_sigreturn(void)
     spin_lock(&t->lock);
     t->sig_blocked = f.blocked & ~UNBLOCKABLE;
     spin_unlock(&t->lock);
-    /* probe: context restored */
+    meter_record(FL_METER_SIGNAL_SIGRETURN_TO_RESTORED, entered, meter_now());  /* probe: context restored */
     return (long)f.regs[FL_REG_A0];
 }

@@ -56,6 +56,8 @@ struct thread {
     uint64_t sig_pending;         /* directed at this thread (tkill, faults) */
     uint64_t sig_blocked;         /* sigprocmask: never includes SIGKILL */
     uint64_t sig_fault_addr;      /* stval of a pending fault signal, else 0 */
+    /* Signal probe points (meters), cycles; 0 = not reached. */
+    uint64_t sig_posted_at, sig_ipi_at, sig_interrupted_at;
     char     name[FL_NAME_MAX];
 };
 
