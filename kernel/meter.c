@@ -18,19 +18,20 @@ bool meters_enabled = true;
 #define METER_SCRATCH ((enum fl_meter_event)FL_METER_COUNT)
 static struct fl_meter meters[MAX_HARTS][FL_METER_COUNT + 1];
 
-/* floor(log2(v)), 0 for v <= 1, by halving the range: six steps at most.
- * (A shift loop would be compiled into a libgcc clz call, and the kernel
- * links no floating-point-ABI libgcc.) */
+/* floor(log2(v)), 0 for v <= 1, by halving the range in six unrolled
+ * steps. (A shift loop would be compiled into a libgcc clz call, and the
+ * kernel links no floating-point-ABI libgcc.) Values beyond the last
+ * bucket land in it. */
 static unsigned log2_bucket(uint64_t v)
 {
     unsigned b = 0;
-    for (unsigned step = 32; step; step >>= 1) {
-        if (v >> step) {
-            v >>= step;
-            b += step;
-        }
-    }
-    return b;
+    if (v >> 32) { v >>= 32; b += 32; }
+    if (v >> 16) { v >>= 16; b += 16; }
+    if (v >> 8)  { v >>= 8;  b += 8; }
+    if (v >> 4)  { v >>= 4;  b += 4; }
+    if (v >> 2)  { v >>= 2;  b += 2; }
+    if (v >> 1)  { b += 1; }
+    return b < FL_METER_BUCKETS ? b : FL_METER_BUCKETS - 1;
 }
 
 void meter_record(enum fl_meter_event e, uint64_t start, uint64_t end)
@@ -39,13 +40,14 @@ void meter_record(enum fl_meter_event e, uint64_t start, uint64_t end)
         return;
     uint64_t d = end - start;
     bool on = arch_intr_enabled();
-    arch_intr_off();
+    arch_intr_off();                 /* stay on this hart for the update */
     struct fl_meter *m = &meters[this_cpu()->id][e];
-    if (m->count == 0 || d < m->min)
+    uint64_t count = m->count;
+    if (count == 0 || d < m->min)
         m->min = d;
     if (d > m->max)
         m->max = d;
-    m->count++;
+    m->count = count + 1;
     m->sum += d;
     m->hist[log2_bucket(d)]++;
     if (on)

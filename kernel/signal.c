@@ -57,9 +57,11 @@ static void interrupt_thread(struct thread *t)
     if (t->state == T_SLEEPING) {
         make_runnable(t);
     } else if (t->state == T_RUNNING && t->cpu >= 0 && &cpus[t->cpu] != this_cpu()) {
-        cpu_send_ipi(&cpus[t->cpu], IPI_RESCHEDULE);
-        t->sig_ipi_at = meter_now();                          /* probe: IPI sent */
+        /* probe: IPI sent. Stamped just before the send, since the target
+         * may take the interrupt before this hart runs another instruction. */
+        t->sig_ipi_at = meter_now();
         meter_record(FL_METER_SIGNAL_POST_TO_IPI, t->sig_posted_at, t->sig_ipi_at);
+        cpu_send_ipi(&cpus[t->cpu], IPI_RESCHEDULE);
     }
 }
 
@@ -230,6 +232,7 @@ void signal_deliver(struct thread *t)
     if (has_handler(&d.act))
         enter_handler(t, &d);
     t->sig_interrupted_at = 0;
+    t->sig_ipi_at = 0;     /* an IPI that found us already on our way out */
 }
 
 /* ---------------------------------------------------------------- fork, exec */

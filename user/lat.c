@@ -361,8 +361,8 @@ static void print_meters(const char *bench)
     }
     printf("FL-JSON {\"meters\":[");
     for (long e = 0; e < n; e++) {
-        uint64_t hist[HIST_BUCKETS];
-        for (int b = 0; b < HIST_BUCKETS; b++)
+        uint64_t hist[HIST_BUCKETS] = { 0 };
+        for (int b = 0; b < FL_METER_BUCKETS; b++)
             hist[b] = m[e].hist[b];
         printf("%s{\"event\":\"%s\",\"hart\":%d,\"unit\":\"cycles\",\"count\":%lu,"
                "\"min\":%lu,\"max\":%lu,\"sum\":%lu,",

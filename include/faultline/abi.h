@@ -175,7 +175,9 @@ struct fl_sysinfo {
 #define FL_METER_ENUM_ENTRY(name, text, what) FL_METER_##name,
 enum fl_meter_event { FL_METER_EVENTS(FL_METER_ENUM_ENTRY) FL_METER_COUNT };
 
-#define FL_METER_BUCKETS 64
+/* 59 buckets (values up to 2^59) make a record exactly 512 bytes, so the
+ * kernel finds a record with shifts rather than multiplications. */
+#define FL_METER_BUCKETS 59
 
 struct fl_meter {
     uint32_t event;          /* enum fl_meter_event */
@@ -183,5 +185,6 @@ struct fl_meter {
     uint64_t count, min, max, sum;
     uint64_t hist[FL_METER_BUCKETS];
 };
+_Static_assert(sizeof(struct fl_meter) == 512, "meter records are 512 bytes");
 
 #endif

@@ -2,7 +2,7 @@
  * User address spaces: a page table plus the list of regions that say which
  * addresses are valid and how a missing page is filled. A page that is
  * valid but not yet present is created by the fault dispatcher (mm/fault.c)
- * on first touch: heap and stack are demand-zero.
+ * on first touch: heap, stack and anonymous mappings are demand-zero.
  */
 #ifndef FAULTLINE_ASPACE_H
 #define FAULTLINE_ASPACE_H
@@ -11,15 +11,31 @@
 #include "mmu.h"
 #include "sleeplock.h"
 
-#define ASPACE_MAX_REGIONS   12
+/* Image segments, heap and stack take a handful; the rest is for mmap.
+ * munmap of a hole splits one region in two, so this also bounds how
+ * fragmented a program may make its mappings. */
+#define ASPACE_MAX_REGIONS   32
 #define USER_STACK_MAX       (1UL << 20)     /* 1 MiB of stack, demand-zero */
-#define USER_HEAP_GAP        (1UL << 20)     /* heap may not grow closer than this to the stack */
+#define USER_HEAP_GAP        (1UL << 20)     /* heap may not grow closer than this to the mmap window */
+/*
+ * mmap places mappings without MAP_FIXED in a window below the stack,
+ * top-down and first fit. A gap keeps a mapping from touching the stack;
+ * the heap grows up from the image towards the bottom of the window, so
+ * both have most of user space. See docs/architecture.md.
+ */
+#define USER_MMAP_GAP        (1UL << 20)
+#define USER_MMAP_TOP        (USER_STACK_TOP - USER_STACK_MAX - USER_MMAP_GAP)
+#define USER_MMAP_SIZE       (1UL << 36)     /* 64 GiB of the 256 GiB user space */
+#define USER_MMAP_BASE       (USER_MMAP_TOP - USER_MMAP_SIZE)
+/* The highest address an image or the heap may reach. */
+#define USER_HEAP_LIMIT      (USER_MMAP_BASE - USER_HEAP_GAP)
 #define COMMIT_RESERVE_FRAMES 64             /* kept back from sbrk promises for page tables */
 
 enum region_kind {
     REGION_IMAGE,     /* from the executable; pages present from exec on */
     REGION_HEAP,      /* sbrk: demand-zero */
     REGION_STACK,     /* demand-zero */
+    REGION_ANON,      /* mmap(MAP_ANON): demand-zero, promised like the heap */
 };
 
 struct region {
@@ -35,7 +51,7 @@ struct aspace {
     int nregions;
     vaddr_t heap_start, brk;
     uint64_t resident;           /* user pages mapped */
-    uint64_t heap_lazy;          /* heap pages promised by sbrk, not yet touched */
+    uint64_t lazy_pages;         /* pages promised by sbrk or mmap, not yet touched */
     bool in_use;
 };
 
@@ -53,15 +69,23 @@ int  aspace_map_zero_page(struct aspace *as, vaddr_t va, unsigned prot);
 int  aspace_map_zero_page_probed(struct aspace *as, vaddr_t va, unsigned prot, struct fault_probe *probe);
 int  aspace_clone(struct aspace *src, struct aspace **out);
 long aspace_sbrk(struct aspace *as, long increment);
+/* Anonymous demand-zero mapping of len bytes (rounded up to pages) with
+ * rights prot (PROT_R/W/X). fixed: exactly at addr, which must be page
+ * aligned and free; else anywhere in the mmap window. Address or -errno. */
+long aspace_mmap_anon(struct aspace *as, vaddr_t addr, uint64_t len, unsigned prot, bool fixed);
+/* Removes [addr, addr + len) from the anonymous regions it meets; any other
+ * kind of region in the range is -EINVAL. 0 or -errno. */
+int  aspace_munmap(struct aspace *as, vaddr_t addr, uint64_t len);
 /* Copies into as (which need not be the active one) through the direct map,
  * creating pages as the regions allow. For exec. */
 int  aspace_write(struct aspace *as, vaddr_t va, const void *src, uint64_t n);
 /* Makes every hart that may cache translations of as flush them, and waits. */
 void aspace_shootdown(struct aspace *as);
 
-/* Heap pages are demand-zero, but sbrk promises them: the sum of promised,
- * untouched pages never exceeds the free frames (less a reserve), so a
- * program gets -ENOMEM from sbrk instead of being killed on first touch. */
+/* Heap and anonymous pages are demand-zero, but sbrk and mmap promise
+ * them: the sum of promised, untouched pages never exceeds the free frames
+ * (less a reserve), so a program gets -ENOMEM from sbrk or mmap instead of
+ * being killed on first touch. */
 int  commit_pages(uint64_t n);          /* 0 or -ENOMEM */
 void uncommit_pages(uint64_t n);
 uint64_t committed_pages(void);
