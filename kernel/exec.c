@@ -96,7 +96,7 @@ long exec_kernel_argv(const char *path, char *const argv[])
     if (rc)
         return rc;
     struct elf_image img;
-    if (elf_parse(f.data, f.size, USER_BASE, USER_STACK_TOP - USER_STACK_MAX - USER_HEAP_GAP, &img))
+    if (elf_parse(f.data, f.size, USER_BASE, USER_HEAP_LIMIT, &img))
         return -ENOEXEC;
 
     struct aspace *as = aspace_create();

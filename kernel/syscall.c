@@ -38,7 +38,7 @@ ARGS2(sys_set_affinity)  ARGS2(sys_procinfo)    ARGS1(sys_times)       ARGS1(sys
 ARGS1(sys_sysinfo)    ARGS1(sys_unlink)     ARGS0(sys_yield)     ARGS3(sys_wait_pid)
 ARGS0(sys_gethart)    ARGS3(sys_meter_read) ARGS0(sys_meter_reset) ARGS0(sys_nop)
 ARGS3(sys_sigaction)  ARGS3(sys_sigprocmask) ARGS0(sys_sigreturn) ARGS2(sys_tkill)
-ARGS1(sys_sigpending)
+ARGS1(sys_sigpending) ARGS4(sys_mmap)     ARGS2(sys_munmap)
 
 static const syscall_fn table[SYS_COUNT] = {
     [SYS_getpid] = do_sys_getpid,   [SYS_exit] = do_sys_exit,
@@ -61,6 +61,7 @@ static const syscall_fn table[SYS_COUNT] = {
     [SYS_sigaction] = do_sys_sigaction, [SYS_sigprocmask] = do_sys_sigprocmask,
     [SYS_sigreturn] = do_sys_sigreturn, [SYS_tkill] = do_sys_tkill,
     [SYS_sigpending] = do_sys_sigpending,
+    [SYS_mmap] = do_sys_mmap,       [SYS_munmap] = do_sys_munmap,
 };
 
 uint64_t syscall_dispatch(struct trapframe *tf)

@@ -38,6 +38,31 @@ long sys_kill(uint64_t pid, uint64_t sig) { return proc_kill((int)pid, (int)sig)
 
 long sys_sbrk(uint64_t increment) { return aspace_sbrk(current_proc()->as, (long)increment); }
 
+/* The ABI's protection bits, translated one by one: the kernel's page
+ * rights happen to share the values today, but nothing ties them. */
+static const struct { unsigned user, kernel; } prot_bits[] = {
+    { FL_PROT_READ, PROT_R }, { FL_PROT_WRITE, PROT_W }, { FL_PROT_EXEC, PROT_X },
+};
+#define MMAP_KNOWN_FLAGS (FL_MAP_ANON | FL_MAP_FIXED)
+
+long sys_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags)
+{
+    unsigned uprot = (unsigned)prot, kprot = 0, known = 0;
+    for (size_t i = 0; i < ARRAY_SIZE(prot_bits); i++) {
+        known |= prot_bits[i].user;
+        if (uprot & prot_bits[i].user)
+            kprot |= prot_bits[i].kernel;
+    }
+    if ((prot & ~(uint64_t)known) || (flags & ~(uint64_t)MMAP_KNOWN_FLAGS) || !(flags & FL_MAP_ANON))
+        return -EINVAL;
+    /* A write-only page table entry is reserved in Sv39: writable means readable. */
+    if (kprot & PROT_W)
+        kprot |= PROT_R;
+    return aspace_mmap_anon(current_proc()->as, addr, len, kprot, flags & FL_MAP_FIXED);
+}
+
+long sys_munmap(uint64_t addr, uint64_t len) { return aspace_munmap(current_proc()->as, addr, len); }
+
 long sys_thread_create(uint64_t pc, uint64_t sp, uint64_t a0, uint64_t a1)
 {
     return thread_create_user(pc, sp, a0, a1);

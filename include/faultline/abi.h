@@ -16,6 +16,20 @@
 #define O_TRUNC    0x200
 #define O_APPEND   0x400
 
+/* mmap() protection: any combination; write implies read (RISC-V has no
+ * write-only pages). FL_ prefixed so they cannot clash with the kernel's
+ * own page-table rights. */
+#define FL_PROT_NONE   0x0
+#define FL_PROT_READ   0x1
+#define FL_PROT_WRITE  0x2
+#define FL_PROT_EXEC   0x4
+
+/* mmap() flags. FL_MAP_ANON is required: there are no file mappings. With
+ * FL_MAP_FIXED the mapping goes exactly at addr (page aligned, and it may
+ * not overlap anything mapped); without it addr is ignored. */
+#define FL_MAP_FIXED   0x10
+#define FL_MAP_ANON    0x20
+
 /* wait_pid() flags */
 #define WNOHANG    1
 

@@ -9,6 +9,8 @@ long sys_wait(uint64_t ustatus);
 long sys_wait_pid(uint64_t pid, uint64_t ustatus, uint64_t flags);
 long sys_kill(uint64_t pid, uint64_t sig);
 long sys_sbrk(uint64_t increment);
+long sys_mmap(uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags);
+long sys_munmap(uint64_t addr, uint64_t len);
 long sys_uptime(void);
 long sys_thread_create(uint64_t pc, uint64_t sp, uint64_t a0, uint64_t a1);
 long sys_thread_exit(uint64_t value);

@@ -1,6 +1,6 @@
 /*
- * Address spaces: creation, regions, fork's copy, sbrk, teardown, and TLB
- * shootdown. Frames mapped into a space are FRAME_USER in the core map,
+ * Address spaces: creation, regions, fork's copy, sbrk, mmap and munmap,
+ * teardown, and TLB shootdown. Frames mapped into a space are FRAME_USER in the core map,
  * owned by the space, with their virtual page recorded there.
  */
 #include "aspace.h"
@@ -68,7 +68,7 @@ struct aspace *aspace_create(void)
     as->nregions = 0;
     as->heap_start = as->brk = 0;
     as->resident = 0;
-    as->heap_lazy = 0;
+    as->lazy_pages = 0;
     return as;
 }
 
@@ -87,8 +87,8 @@ void aspace_destroy(struct aspace *as)
     mmu_for_each_user_page(as->root, free_page, as);
     mmu_free_user_root(as->root);
     as->root = 0;
-    uncommit_pages(as->heap_lazy);
-    as->heap_lazy = 0;
+    uncommit_pages(as->lazy_pages);
+    as->lazy_pages = 0;
     spin_lock(&aspaces_lock);
     as->in_use = false;
     spin_unlock(&aspaces_lock);
@@ -176,9 +176,9 @@ int aspace_clone(struct aspace *src, struct aspace **out)
     dst->nregions = src->nregions;
     dst->heap_start = src->heap_start;
     dst->brk = src->brk;
-    struct clone_ctx cc = { dst, commit_pages(src->heap_lazy) };
+    struct clone_ctx cc = { dst, commit_pages(src->lazy_pages) };
     if (!cc.rc)
-        dst->heap_lazy = src->heap_lazy;
+        dst->lazy_pages = src->lazy_pages;
     mmu_for_each_user_page(src->root, copy_page, &cc);
     sleeplock_release(&src->lock);
     if (cc.rc) {
@@ -197,13 +197,47 @@ static struct region *heap_region(struct aspace *as)
     return NULL;
 }
 
-static vaddr_t heap_limit(struct aspace *as)
+/* The heap grows up to the fixed limit below the mmap window, and never
+ * into a region placed above it (a MAP_FIXED mapping may sit anywhere). */
+static vaddr_t heap_limit(struct aspace *as, const struct region *heap)
 {
-    vaddr_t limit = USER_TOP;
-    for (int i = 0; i < as->nregions; i++)
-        if (as->regions[i].kind == REGION_STACK && as->regions[i].start < limit)
-            limit = as->regions[i].start;
-    return limit - USER_HEAP_GAP;
+    vaddr_t limit = USER_HEAP_LIMIT;
+    for (int i = 0; i < as->nregions; i++) {
+        const struct region *r = &as->regions[i];
+        if (r != heap && r->start >= heap->end && r->start < limit)
+            limit = r->start;
+    }
+    return limit;
+}
+
+/*
+ * Unmaps [from, to), flushes every TLB that may hold those pages, then
+ * frees their frames: a frame must not be reused while another hart can
+ * still reach it through a stale entry. Batched so the frames wait in a
+ * small array. Returns how many pages in the range were never touched.
+ */
+#define UNMAP_BATCH 64
+static uint64_t unmap_range(struct aspace *as, vaddr_t from, vaddr_t to)
+{
+    paddr_t freed[UNMAP_BATCH];
+    int nfreed = 0;
+    uint64_t untouched = 0;
+    for (vaddr_t va = from; va < to; va += PAGE_SIZE) {
+        paddr_t pa = mmu_unmap_page(as->root, va);
+        if (!pa) {
+            untouched++;
+            continue;
+        }
+        as->resident--;
+        freed[nfreed++] = pa;
+        if (nfreed == (int)ARRAY_SIZE(freed)) {
+            aspace_shootdown(as);
+            while (nfreed) frame_free(freed[--nfreed]);
+        }
+    }
+    aspace_shootdown(as);
+    while (nfreed) frame_free(freed[--nfreed]);
+    return untouched;
 }
 
 long aspace_sbrk(struct aspace *as, long increment)
@@ -217,14 +251,14 @@ long aspace_sbrk(struct aspace *as, long increment)
     } else if (increment > 0) {
         vaddr_t want = old + (uint64_t)increment;
         vaddr_t new_end = ALIGN_UP(want, PAGE_SIZE);
-        if (want < old || want > heap_limit(as)) {
+        if (want < old || want > heap_limit(as, heap)) {
             rc = -ENOMEM;
         } else if (new_end > heap->end) {
             uint64_t new_pages = (new_end - heap->end) >> PAGE_SHIFT;
             if (commit_pages(new_pages)) {
                 rc = -ENOMEM;
             } else {
-                as->heap_lazy += new_pages;
+                as->lazy_pages += new_pages;
                 heap->end = new_end;
                 as->brk = want;
             }
@@ -239,26 +273,9 @@ long aspace_sbrk(struct aspace *as, long increment)
             vaddr_t want = old - dec;
             vaddr_t new_end = ALIGN_UP(want, PAGE_SIZE);
             if (new_end < heap->end) {
-                /* Unmap first, flush every TLB that may hold them, then free. */
-                paddr_t freed[64];
-                int nfreed = 0;
-                uint64_t untouched = 0;
-                for (vaddr_t va = new_end; va < heap->end; va += PAGE_SIZE) {
-                    paddr_t pa = mmu_unmap_page(as->root, va);
-                    if (!pa) {
-                        untouched++;
-                        continue;
-                    }
-                    as->resident--;
-                    freed[nfreed++] = pa;
-                    if (nfreed == (int)ARRAY_SIZE(freed)) {
-                        aspace_shootdown(as);
-                        while (nfreed) frame_free(freed[--nfreed]);
-                    }
-                }
-                aspace_shootdown(as);
-                while (nfreed) frame_free(freed[--nfreed]);
-                as->heap_lazy -= untouched;
+                /* Untouched pages were promised, not mapped: release the promise. */
+                uint64_t untouched = unmap_range(as, new_end, heap->end);
+                as->lazy_pages -= untouched;
                 uncommit_pages(untouched);
                 heap->end = new_end > heap->start ? new_end : heap->start;
             }
@@ -267,6 +284,142 @@ long aspace_sbrk(struct aspace *as, long increment)
     }
     sleeplock_release(&as->lock);
     return rc;
+}
+
+/* The region overlapping [start, end) with the lowest start, or NULL. */
+static struct region *lowest_overlap(struct aspace *as, vaddr_t start, vaddr_t end)
+{
+    struct region *low = NULL;
+    for (int i = 0; i < as->nregions; i++) {
+        struct region *r = &as->regions[i];
+        bool overlaps = start < r->end && r->start < end;
+        /* An empty heap still marks where the heap will grow from. */
+        bool empty_inside = r->start == r->end && r->start >= start && r->start < end;
+        if ((overlaps || empty_inside) && (!low || r->start < low->start))
+            low = r;
+    }
+    return low;
+}
+
+/* Top-down first fit in the mmap window: slide the candidate below each
+ * region it meets until it fits or falls out of the window. 0 if full. */
+static vaddr_t find_anon_space(struct aspace *as, uint64_t size)
+{
+    vaddr_t end = USER_MMAP_TOP;
+    while (end - USER_MMAP_BASE >= size) {
+        struct region *r = lowest_overlap(as, end - size, end);
+        if (!r)
+            return end - size;
+        end = r->start;
+        if (end < USER_MMAP_BASE)
+            break;
+    }
+    return 0;
+}
+
+long aspace_mmap_anon(struct aspace *as, vaddr_t addr, uint64_t len, unsigned prot, bool fixed)
+{
+    if (len == 0)
+        return -EINVAL;
+    /* Rounding up must not wrap; anything that large fits nowhere. */
+    if (len > USER_TOP)
+        return fixed ? -EINVAL : -ENOMEM;
+    uint64_t size = ALIGN_UP(len, PAGE_SIZE);
+    if (fixed && (addr % PAGE_SIZE || addr < USER_BASE || addr > USER_TOP - size))
+        return -EINVAL;
+
+    sleeplock_acquire(&as->lock);
+    long rc;
+    if (as->nregions == ASPACE_MAX_REGIONS) {
+        rc = -ENOMEM;
+    } else if (fixed) {
+        rc = lowest_overlap(as, addr, addr + size) ? -EINVAL : (long)addr;
+    } else {
+        if (size > USER_MMAP_SIZE)
+            rc = -ENOMEM;
+        else
+            rc = (long)find_anon_space(as, size);
+        if (rc == 0)
+            rc = -ENOMEM;
+    }
+    if (rc > 0) {
+        /* Promise every page now, so a touch later can never run out. */
+        uint64_t pages = size >> PAGE_SHIFT;
+        if (commit_pages(pages)) {
+            rc = -ENOMEM;
+        } else {
+            int err = aspace_add_region(as, (vaddr_t)rc, (vaddr_t)rc + size, prot, REGION_ANON);
+            if (err) {
+                uncommit_pages(pages);
+                rc = err;
+            } else {
+                as->lazy_pages += pages;
+            }
+        }
+    }
+    sleeplock_release(&as->lock);
+    return rc;
+}
+
+int aspace_munmap(struct aspace *as, vaddr_t addr, uint64_t len)
+{
+    if (addr % PAGE_SIZE || len == 0 || len > USER_TOP)
+        return -EINVAL;
+    vaddr_t start = addr, end = addr + ALIGN_UP(len, PAGE_SIZE);
+    if (end > USER_TOP)
+        return -EINVAL;
+
+    sleeplock_acquire(&as->lock);
+    /* Check everything before changing anything: a refused call leaves
+     * the space as it was. */
+    int rc = 0;
+    bool splits = false;
+    for (int i = 0; i < as->nregions; i++) {
+        struct region *r = &as->regions[i];
+        if (!(start < r->end && r->start < end))
+            continue;
+        if (r->kind != REGION_ANON)
+            rc = -EINVAL;
+        if (r->start < start && end < r->end)
+            splits = true;
+    }
+    if (!rc && splits && as->nregions == ASPACE_MAX_REGIONS)
+        rc = -ENOMEM;
+    if (rc) {
+        sleeplock_release(&as->lock);
+        return rc;
+    }
+
+    uint64_t untouched = 0;
+    for (int i = 0; i < as->nregions; ) {
+        struct region *r = &as->regions[i];
+        if (!(start < r->end && r->start < end)) {
+            i++;
+            continue;
+        }
+        vaddr_t from = MAX(start, r->start), to = MIN(end, r->end);
+        untouched += unmap_range(as, from, to);
+        if (from == r->start && to == r->end) {
+            /* Gone entirely: the last region takes its slot (order does not
+             * matter), and slot i is looked at again. */
+            *r = as->regions[--as->nregions];
+            continue;
+        }
+        if (from == r->start) {
+            r->start = to;
+        } else if (to == r->end) {
+            r->end = from;
+        } else {
+            /* A hole in the middle: the upper part becomes a region of its own. */
+            as->regions[as->nregions++] = (struct region){ to, r->end, r->prot, REGION_ANON };
+            r->end = from;
+        }
+        i++;
+    }
+    as->lazy_pages -= untouched;
+    uncommit_pages(untouched);
+    sleeplock_release(&as->lock);
+    return 0;
 }
 
 int aspace_write(struct aspace *as, vaddr_t va, const void *src, uint64_t n)

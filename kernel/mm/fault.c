@@ -2,8 +2,9 @@
  * The fault dispatcher: every page fault on a user address, from user mode
  * or from a kernel copy routine, comes here. It decides whether the address
  * is valid (a region covers it and allows the access) and makes the page
- * present. Today that means demand-zero for heap and stack; the memory
- * managers will add page-in and swap-in behind the same entry point.
+ * present. Today that means demand-zero for heap, stack and anonymous
+ * mappings; the memory managers will add page-in and swap-in behind the
+ * same entry point.
  */
 #include "aspace.h"
 #include "frame.h"
@@ -35,9 +36,9 @@ int vm_fault_locked(struct aspace *as, vaddr_t va, enum access access, struct fa
     if (r->kind == REGION_IMAGE)
         return -EFAULT;           /* image pages are present from exec on */
     int rc = aspace_map_zero_page_probed(as, page, r->prot, probe);
-    if (rc == 0 && r->kind == REGION_HEAP) {
-        /* The page sbrk promised is now real: it counts as resident. */
-        as->heap_lazy--;
+    if (rc == 0 && (r->kind == REGION_HEAP || r->kind == REGION_ANON)) {
+        /* The page sbrk or mmap promised is now real: it counts as resident. */
+        as->lazy_pages--;
         uncommit_pages(1);
     }
     return rc;

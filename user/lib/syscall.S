@@ -64,6 +64,8 @@ SYSCALL          sigprocmask,       SYS_sigprocmask
 SYSCALL_NORETURN sigreturn,         SYS_sigreturn
 SYSCALL          tkill,             SYS_tkill
 SYSCALL          sigpending,        SYS_sigpending
+SYSCALL          mmap,              SYS_mmap
+SYSCALL          munmap,            SYS_munmap
 
 /* long raw_syscall(long number, long a0, ..., long a5): shifts the
  * arguments down one register so any number can be tried. */

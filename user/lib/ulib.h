@@ -59,6 +59,10 @@ int   sigaction(int sig, const struct fl_sigaction *act, struct fl_sigaction *ol
 int   sigprocmask(int how, const uint64_t *set, uint64_t *old);   /* the calling thread's mask */
 int   sigpending(uint64_t *set);
 int   tkill(int tid, int sig);
+/* Anonymous memory, zero until written (FL_MAP_ANON required). Returns the
+ * address, or an error: see ptr_error(). */
+void *mmap(void *addr, size_t len, int prot, int flags);
+int   munmap(void *addr, size_t len);
 /* Only valid in a handler whose sp is back at its frame: use the trampoline. */
 _Noreturn void sigreturn(void);
 long  meter_read(int hart, struct fl_meter *buf, unsigned long max);  /* hart -1: all */
@@ -69,7 +73,7 @@ int   nop(void);                      /* the null system call (full trap path) *
 long  raw_syscall(long number, long a0, long a1, long a2, long a3, long a4, long a5);
 
 /* User addresses never reach the top 4 KiB of the address range, so a
- * pointer-returning call (sbrk) encodes -errno as the pointer value. */
+ * pointer-returning call (sbrk, mmap) encodes -errno as the pointer value. */
 #define MAX_ERRNO 4095
 static inline long ptr_error(const void *p)
 {
