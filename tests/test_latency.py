@@ -21,7 +21,7 @@ BUDGETS = {
     "signal_self":  ("median", 3150),   # tkill + catch + return (2988)
     "sigreturn":    ("median", 1330),   # handler end -> resumed (1236)
     "segv_catch":   ("median", 3050),   # SIGSEGV catch + return (2876)
-    "fault_zero":   ("median", 2150),   # demand-zero first touch (2005)
+    "fault_zero":   ("median", 1990),   # demand-zero first touch (1867)
 }
 PART_BUDGETS = {
     ("fault_zero", "zeroing"):      ("mean", 700),     # 512 stores, unrolled (651)

@@ -19,7 +19,7 @@ void frames_init(paddr_t ram_base, paddr_t ram_top, paddr_t first_free,
 paddr_t frame_alloc(enum frame_state state);          /* 0 when memory is exhausted */
 paddr_t frame_alloc_zeroed(enum frame_state state);
 void    frame_free(paddr_t pa);                        /* panics on a double free */
-void    frame_set_owner(paddr_t pa, void *owner, uint64_t vpn);
+paddr_t frame_alloc_owned(void *owner, uint64_t vpn);      /* FRAME_USER, owner recorded */
 
 uint64_t frames_free_count(void);
 uint64_t frames_total_count(void);

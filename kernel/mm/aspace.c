@@ -15,32 +15,31 @@
 
 static struct aspace aspaces[MAX_ASPACES];
 static struct spinlock aspaces_lock = SPINLOCK_INIT("aspaces");
-static struct spinlock commit_lock = SPINLOCK_INIT("commit");
 
 static void release_harts(struct aspace *as);
 static uint64_t lazy_committed;
 
+/* Lock-free: the fault path releases one promise per first touch, and a
+ * compare-and-swap costs far less there than a spinlock round trip. */
 int commit_pages(uint64_t n)
 {
-    int rc = 0;
-    spin_lock(&commit_lock);
-    uint64_t free = frames_free_count();
-    uint64_t limit = free > COMMIT_RESERVE_FRAMES ? free - COMMIT_RESERVE_FRAMES : 0;
-    if (lazy_committed + n > limit)
-        rc = -ENOMEM;
-    else
-        lazy_committed += n;
-    spin_unlock(&commit_lock);
-    return rc;
+    uint64_t cur = __atomic_load_n(&lazy_committed, __ATOMIC_RELAXED);
+    for (;;) {
+        uint64_t free = frames_free_count();
+        uint64_t limit = free > COMMIT_RESERVE_FRAMES ? free - COMMIT_RESERVE_FRAMES : 0;
+        if (cur + n > limit)
+            return -ENOMEM;
+        if (__atomic_compare_exchange_n(&lazy_committed, &cur, cur + n, false,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            return 0;
+    }
 }
 
 void uncommit_pages(uint64_t n)
 {
-    spin_lock(&commit_lock);
-    if (n > lazy_committed)
-        panic("commit: releasing %lu pages, only %lu promised", n, lazy_committed);
-    lazy_committed -= n;
-    spin_unlock(&commit_lock);
+    uint64_t before = __atomic_fetch_sub(&lazy_committed, n, __ATOMIC_RELAXED);
+    if (n > before)
+        panic("commit: releasing %lu pages, only %lu promised", n, before);
 }
 
 uint64_t committed_pages(void) { return lazy_committed; }
@@ -120,7 +119,7 @@ struct region *aspace_find_region(struct aspace *as, vaddr_t va)
  * noting the probe points of the demand-zero path if asked. */
 int aspace_map_zero_page_probed(struct aspace *as, vaddr_t va, unsigned prot, struct fault_probe *probe)
 {
-    paddr_t pa = frame_alloc(FRAME_USER);
+    paddr_t pa = frame_alloc_owned(as, va >> PAGE_SHIFT);
     if (!pa)
         return -ENOMEM;
     if (probe)
@@ -132,7 +131,6 @@ int aspace_map_zero_page_probed(struct aspace *as, vaddr_t va, unsigned prot, st
         frame_free(pa);
         return -ENOMEM;
     }
-    frame_set_owner(pa, as, va >> PAGE_SHIFT);
     as->resident++;
     if (probe)
         probe->mapped_at = meter_now();
@@ -151,7 +149,7 @@ static void copy_page(vaddr_t va, paddr_t pa, unsigned prot, void *arg)
     struct clone_ctx *cc = arg;
     if (cc->rc)
         return;
-    paddr_t copy = frame_alloc(FRAME_USER);
+    paddr_t copy = frame_alloc_owned(cc->dst, va >> PAGE_SHIFT);
     if (!copy) {
         cc->rc = -ENOMEM;
         return;
@@ -162,7 +160,6 @@ static void copy_page(vaddr_t va, paddr_t pa, unsigned prot, void *arg)
         cc->rc = -ENOMEM;
         return;
     }
-    frame_set_owner(copy, cc->dst, va >> PAGE_SHIFT);
     cc->dst->resident++;
 }
 

@@ -65,15 +65,18 @@ void frame_free(paddr_t pa)
         panic("frames: bad free of %lx (double free, pinned or not RAM)", (uint64_t)pa);
 }
 
-void frame_set_owner(paddr_t pa, void *owner, uint64_t vpn)
+/* A user frame with its core-map owner set in the same lock hold. */
+paddr_t frame_alloc_owned(void *owner, uint64_t vpn)
 {
     spin_lock(&frames_lock);
-    struct frame *f = coremap_frame(&core, pa >> PAGE_SHIFT);
+    pfn_t pfn = coremap_alloc(&core, FRAME_USER);
+    struct frame *f = pfn ? coremap_frame(&core, pfn) : NULL;
     if (f) {
         f->owner = owner;
         f->vpn = vpn;
     }
     spin_unlock(&frames_lock);
+    return (paddr_t)pfn << PAGE_SHIFT;
 }
 
 uint64_t frames_free_count(void)  { return core.nfree; }
