@@ -2,13 +2,13 @@
  * sigtests [NAME...]: in-guest tests of signals (sigaction, sigprocmask,
  * sigpending, kill, tkill, sigreturn, fault signals, cross-hart delivery).
  *
- * Same conventions as usertests: each test runs in a forked child, prints
- * "NAME: FAILED why" and exits FAIL_EXIT at its first failed check; the
- * runner prints "NAME: OK" when the child exits 0. The last line is
+ * Same runner as usertests (lib/testrun.h): each test runs in a forked
+ * child, reporting "NAME: OK" or "NAME: FAILED why". The last line is
  * "ALL TESTS PASSED" or "SOME TESTS FAILED". Tests that expect a process
  * to be killed fork a grandchild and look at its wait status.
  */
 #include "ulib.h"
+#include "testrun.h"
 #include "sigregs.h"
 
 #define KERNEL_ADDR       0xffffffc080200000UL   /* mapped, but not for users */
@@ -17,10 +17,7 @@
 #define BAD_FLAGS         0x80000000u
 #define BAD_HOW           7
 
-#define FAIL_EXIT         1
-#define TEST_TIMEOUT_MS   60000
-#define POLL_MS           10
-#define MESSAGE_MAX       200
+#define POLL_MS           10       /* while waiting for the spinner to start */
 #define SETTLE_MS         200      /* time for a child to reach its wait */
 #define LONG_SLEEP_MS     30000    /* far longer than any test should take */
 #define EINTR_DEADLINE_MS 10000
@@ -29,27 +26,6 @@
 #define COMPRESSED_LEN    2        /* an instruction whose low bits are not 11 */
 #define FULL_LEN          4
 #define INSN_LOW_BITS     3
-
-static const char *current_test = "sigtests";
-
-static _Noreturn __attribute__((format(__printf__, 1, 2))) void fail(const char *fmt, ...)
-{
-    char msg[MESSAGE_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    printf("%s: FAILED %s\n", current_test, msg);
-    exit(FAIL_EXIT);
-}
-
-#define CHECK(cond, ...)  do { if (!(cond)) fail(__VA_ARGS__); } while (0)
-
-static void expect(const char *what, long got, long want)
-{
-    if (got != want)
-        fail("%s: got %ld, expected %ld", what, got, want);
-}
 
 /* Forks; the child runs fn and exits 0 if fn returns. Returns the wait status. */
 static int status_of_child(void (*fn)(void))
@@ -500,13 +476,6 @@ static void strayreturn(void)
 
 /* ------------------------------------------------------------- runner */
 
-struct test {
-    const char *name;
-    void      (*fn)(void);
-};
-
-#define TEST(fn) { #fn, fn }
-
 static const struct test tests[] = {
     TEST(selfsignal), TEST(masking),      TEST(pendingtest),  TEST(nested),
     TEST(nodefer),     TEST(resethand),    TEST(defaults),     TEST(segvcatch),
@@ -514,74 +483,9 @@ static const struct test tests[] = {
     TEST(eintr),       TEST(allregs),      TEST(badinputs),    TEST(strayreturn),
 };
 
-static bool run_test(const struct test *t)
-{
-    int pid = fork();
-    if (pid < 0) {
-        printf("%s: FAILED fork: %s\n", t->name, strerror(pid));
-        return false;
-    }
-    if (pid == 0) {
-        current_test = t->name;
-        t->fn();
-        exit(0);
-    }
-    long start = uptime();
-    int status = 0;
-    for (;;) {
-        int r = wait_pid(pid, &status, WNOHANG);
-        if (r == pid)
-            break;
-        if (r < 0) {
-            printf("%s: FAILED wait_pid: %s\n", t->name, strerror(r));
-            return false;
-        }
-        if (uptime() - start > TEST_TIMEOUT_MS) {
-            kill(pid, SIGKILL);
-            wait_pid(pid, &status, 0);
-            printf("%s: FAILED timed out after %d ms\n", t->name, TEST_TIMEOUT_MS);
-            return false;
-        }
-        sleep(POLL_MS);
-    }
-    if (FL_WIFEXITED(status) && FL_WEXITSTATUS(status) == 0) {
-        printf("%s: OK\n", t->name);
-        return true;
-    }
-    if (!FL_WIFEXITED(status))
-        printf("%s: FAILED killed by signal %d\n", t->name, FL_WTERMSIG(status));
-    else if (FL_WEXITSTATUS(status) != FAIL_EXIT)
-        printf("%s: FAILED exit status %d\n", t->name, FL_WEXITSTATUS(status));
-    return false;
-}
-
-static const struct test *find_test(const char *name)
-{
-    for (size_t i = 0; i < ARRAY_SIZE(tests); i++)
-        if (strcmp(tests[i].name, name) == 0)
-            return &tests[i];
-    return NULL;
-}
-
 int main(int argc, char *argv[])
 {
+    current_test = "sigtests";
     printf("sigtests starting\n");
-    int failed = 0;
-    if (argc > 1) {
-        for (int i = 1; i < argc; i++) {
-            const struct test *t = find_test(argv[i]);
-            if (!t) {
-                printf("%s: FAILED no such test\n", argv[i]);
-                failed++;
-            } else if (!run_test(t)) {
-                failed++;
-            }
-        }
-    } else {
-        for (size_t i = 0; i < ARRAY_SIZE(tests); i++)
-            if (!run_test(&tests[i]))
-                failed++;
-    }
-    printf(failed ? "SOME TESTS FAILED\n" : "ALL TESTS PASSED\n");
-    return failed ? 1 : 0;
+    return tests_summary(run_tests(tests, ARRAY_SIZE(tests), argc, argv));
 }

@@ -1,12 +1,9 @@
 /*
  * usertests [NAME...]: in-guest tests of the kernel's system calls.
  *
- * Each test is a function run in a forked child, so a test that crashes
- * or hangs ends only itself. A test prints "NAME: FAILED why" and exits
- * FAIL_EXIT at its first failed check; the runner prints "NAME: OK" when
- * the child exits 0, and the failure itself when the child was killed,
- * timed out or exited otherwise. The last line is "ALL TESTS PASSED" or
- * "SOME TESTS FAILED".
+ * The tests run under the shared runner (lib/testrun.h): each in a forked
+ * child, reporting "NAME: OK" or "NAME: FAILED why". The last line is
+ * "ALL TESTS PASSED" or "SOME TESTS FAILED".
  *
  * Leak check: the free-frame count is read before and after the whole run
  * (once every child is reaped) and must be equal; a difference counts as
@@ -25,6 +22,7 @@
  *   - fds share an offset across dup() and fork(), as in UNIX.
  */
 #include "ulib.h"
+#include "testrun.h"
 
 /* ---- machine facts the tests aim at ---- */
 #define USER_TOP          0x4000000000UL          /* Sv39: user space is [0, 256 GiB) */
@@ -39,14 +37,9 @@
 #define UNKNOWN_SYSCALL   9999
 
 /* ---- runner ---- */
-#define FAIL_EXIT         1        /* a test's "I printed my FAILED line" */
-#define TEST_TIMEOUT_MS   60000
-#define POLL_MS           10
 #define SETTLE_TRIES      50       /* frees can lag the last wait: retry the count */
 #define SETTLE_MS         100
 #define STACK_PREFAULT    (32 * 1024)
-#define MESSAGE_MAX       200
-#define RESULT_NAME_MAX   24       /* "-ENAMETOOLONG" or a decimal long */
 #define EXIT_CODE_MASK    0xff     /* an exit status keeps 8 bits of the code */
 #define US_PER_MS         1000L
 #define CLOCK_SLACK_MS    1000     /* two clock readings a few calls apart */
@@ -80,7 +73,6 @@
 #define MMAP_MAX_TRIES    256      /* above any region table */
 #define HUGE_MAP          (1UL << 40)   /* more than the mmap window and memory */
 
-static const char *current_test = "usertests";
 static int runner_pid;
 
 /* ---------------------------------------------------------------- checks */
@@ -95,7 +87,8 @@ static const struct { int number; const char *name; } errno_names[] = {
     { ENAMETOOLONG, "ENAMETOOLONG" }, { ENOSYS, "ENOSYS" },
 };
 
-/* "-EFAULT" for a known error, the number otherwise. */
+/* "-EFAULT" for a known error, the number otherwise: how expect() shows
+ * system call results here. */
 static const char *result_name(long r, char *buf, size_t size)
 {
     for (size_t i = 0; r < 0 && i < ARRAY_SIZE(errno_names); i++) {
@@ -108,32 +101,10 @@ static const char *result_name(long r, char *buf, size_t size)
     return buf;
 }
 
-static _Noreturn __attribute__((format(__printf__, 1, 2))) void fail(const char *fmt, ...)
-{
-    char msg[MESSAGE_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    printf("%s: FAILED %s\n", current_test, msg);
-    exit(FAIL_EXIT);
-}
-
-#define CHECK(cond, ...)  do { if (!(cond)) fail(__VA_ARGS__); } while (0)
-
-static void expect(const char *what, long got, long want)
-{
-    if (got != want) {
-        char g[RESULT_NAME_MAX], w[RESULT_NAME_MAX];
-        fail("%s: got %s, expected %s", what, result_name(got, g, sizeof g),
-             result_name(want, w, sizeof w));
-    }
-}
-
 static void expect_either(const char *what, long got, long want1, long want2)
 {
     if (got != want1 && got != want2) {
-        char g[RESULT_NAME_MAX], w1[RESULT_NAME_MAX], w2[RESULT_NAME_MAX];
+        char g[TEST_RESULT_NAME_MAX], w1[TEST_RESULT_NAME_MAX], w2[TEST_RESULT_NAME_MAX];
         fail("%s: got %s, expected %s or %s", what, result_name(got, g, sizeof g),
              result_name(want1, w1, sizeof w1), result_name(want2, w2, sizeof w2));
     }
@@ -1578,13 +1549,6 @@ static void sysinfotest(void)
 
 /* ------------------------------------------------------------- runner */
 
-struct test {
-    const char *name;
-    void      (*fn)(void);
-};
-
-#define TEST(fn) { #fn, fn }
-
 static const struct test tests[] = {
     TEST(getpidtest),  TEST(forkexit),    TEST(forkmany),     TEST(waitnochild),
     TEST(execerrors),  TEST(execargs),    TEST(sbrkgrow),     TEST(sbrkshrink),
@@ -1598,51 +1562,6 @@ static const struct test tests[] = {
     TEST(sysinfotest), TEST(mmapbasic),   TEST(mmapfixed),    TEST(munmappartial),
     TEST(mmaperrors),  TEST(mmapfork),
 };
-
-/* Runs one test in a child; returns true if it passed. */
-static bool run_test(const struct test *t)
-{
-    int pid = fork();
-    if (pid < 0) {
-        printf("%s: FAILED fork: %s\n", t->name, strerror(pid));
-        return false;
-    }
-    if (pid == 0) {
-        current_test = t->name;
-        t->fn();
-        exit(0);
-    }
-
-    /* Poll rather than block, so that a hung test can be killed. */
-    long start = uptime();
-    int status = 0;
-    for (;;) {
-        int r = wait_pid(pid, &status, WNOHANG);
-        if (r == pid)
-            break;
-        if (r < 0) {
-            printf("%s: FAILED wait_pid: %s\n", t->name, strerror(r));
-            return false;
-        }
-        if (uptime() - start > TEST_TIMEOUT_MS) {
-            kill(pid, SIGKILL);
-            wait_pid(pid, &status, 0);
-            printf("%s: FAILED timed out after %d ms\n", t->name, TEST_TIMEOUT_MS);
-            return false;
-        }
-        sleep(POLL_MS);
-    }
-
-    if (FL_WIFEXITED(status) && FL_WEXITSTATUS(status) == 0) {
-        printf("%s: OK\n", t->name);
-        return true;
-    }
-    if (!FL_WIFEXITED(status))
-        printf("%s: FAILED killed by signal %d\n", t->name, FL_WTERMSIG(status));
-    else if (FL_WEXITSTATUS(status) != FAIL_EXIT)
-        printf("%s: FAILED exit status %d\n", t->name, FL_WEXITSTATUS(status));
-    return false;   /* FAIL_EXIT: the test printed why */
-}
 
 extern char __text_start[], __data_start[], _end[];
 
@@ -1705,17 +1624,11 @@ static void warm_up(void)
         wait_pid(pid, NULL, 0);
 }
 
-static const struct test *find_test(const char *name)
-{
-    for (size_t i = 0; i < ARRAY_SIZE(tests); i++)
-        if (strcmp(tests[i].name, name) == 0)
-            return &tests[i];
-    return NULL;
-}
-
 int main(int argc, char *argv[])
 {
     runner_pid = getpid();
+    current_test = "usertests";
+    test_result_name = result_name;
     printf("usertests starting\n");
     warm_up();
     prefault_self();
@@ -1731,22 +1644,7 @@ int main(int argc, char *argv[])
         before = again;
     }
 
-    int failed = 0;
-    if (argc > 1) {
-        for (int i = 1; i < argc; i++) {
-            const struct test *t = find_test(argv[i]);
-            if (!t) {
-                printf("%s: FAILED no such test\n", argv[i]);
-                failed++;
-            } else if (!run_test(t)) {
-                failed++;
-            }
-        }
-    } else {
-        for (size_t i = 0; i < ARRAY_SIZE(tests); i++)
-            if (!run_test(&tests[i]))
-                failed++;
-    }
+    int failed = run_tests(tests, ARRAY_SIZE(tests), argc, argv);
 
     remove_test_files();
 
@@ -1769,6 +1667,5 @@ int main(int argc, char *argv[])
         printf("leaks: OK\n");
     }
 
-    printf(failed ? "SOME TESTS FAILED\n" : "ALL TESTS PASSED\n");
-    return failed ? 1 : 0;
+    return tests_summary(failed);
 }
