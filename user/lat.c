@@ -23,6 +23,7 @@
 
 #define SAMPLES         1000
 #define CROSS_SAMPLES   100        /* cross-hart signals: each waits for the other hart */
+#define CROSS_WARMUP    10
 #define CROSS_WAIT_MS   1          /* the sender sleeps (its hart idles) while the target runs */
 #define RISCV_INSN_BYTES 4         /* the faulting load in segv_catch is not compressed */
 #define WARMUP          100
@@ -119,7 +120,7 @@ static void print_hist(const uint64_t *counts)
 }
 
 /* Prints the line for `name`, leaving it open for parts when asked. */
-static void report_unit(const char *name, const char *unit, uint64_t *v, int n, bool more)
+static void report_unit(const char *name, const char *unit, int warmup, uint64_t *v, int n, bool more)
 {
     sort(v, n);
     uint64_t sum = 0, hist[HIST_BUCKETS] = { 0 };
@@ -131,7 +132,7 @@ static void report_unit(const char *name, const char *unit, uint64_t *v, int n, 
     printf("FL-JSON {\"bench\":\"%s\",\"unit\":\"%s\",\"n\":%d,\"warmup\":%d,"
            "\"overhead\":%lu,\"min\":%lu,\"median\":%lu,\"mean\":%lu.%02lu,\"p90\":%lu,"
            "\"max\":%lu,",
-           name, unit, n, name[0] == 'f' ? FAULT_WARMUP : WARMUP, overhead, v[0], v[n / 2],
+           name, unit, n, warmup, overhead, v[0], v[n / 2],
            mean_x100 / PERCENT, mean_x100 % PERCENT, v[(n * PERCENT_90) / PERCENT], v[n - 1]);
     print_hist(hist);
     printf(more ? "," : "}\n");
@@ -139,7 +140,7 @@ static void report_unit(const char *name, const char *unit, uint64_t *v, int n, 
 
 static void report(const char *name, uint64_t *v, int n, bool more)
 {
-    report_unit(name, "instructions", v, n, more);
+    report_unit(name, "instructions", WARMUP, v, n, more);
 }
 
 /* A part of a benchmark taken from a kernel meter (cycles). */
@@ -195,7 +196,7 @@ static void bench_fault_zero(void)
         uint64_t t1 = now();
         samples[i] = net(t0, t1);
     }
-    report("fault_zero", samples, FAULT_PAGES, true);
+    report_unit("fault_zero", "instructions", FAULT_WARMUP, samples, FAULT_PAGES, true);
     printf("\"parts\":{");
     report_meter_part("entry_to_frame", FL_METER_FAULT_ENTRY_TO_FRAME, false);
     report_meter_part("zeroing", FL_METER_FAULT_ZERO, false);
@@ -322,7 +323,7 @@ static void bench_signal_cross(void)
     }
     sleep(CROSS_WAIT_MS * 10);                 /* let it reach hart 1 and spin */
     int n = 0;
-    for (int i = 0; i < CROSS_SAMPLES + WARMUP / 10; i++) {
+    for (int i = 0; i < CROSS_SAMPLES + CROSS_WARMUP; i++) {
         int before = cross_seen;
         uint64_t t0 = rdcycle();
         tkill(tid, SIGUSR2);
@@ -330,7 +331,7 @@ static void bench_signal_cross(void)
             sleep(CROSS_WAIT_MS);
         while (resumed_at < handler_end)
             sleep(CROSS_WAIT_MS);
-        if (i < WARMUP / 10)
+        if (i < CROSS_WARMUP)
             continue;
         delivery[n] = handler_start - t0;
         ret[n] = resumed_at - handler_end;
@@ -341,7 +342,7 @@ static void bench_signal_cross(void)
     thread_join(tid, NULL);
     signal(SIGUSR2, SIG_DFL_HANDLER);
     set_affinity(0, -1);
-    report_unit("signal_cross", "cycles", samples, n, true);
+    report_unit("signal_cross", "cycles", CROSS_WARMUP, samples, n, true);
     sort(delivery, n);
     sort(ret, n);
     printf("\"parts\":{\"delivery\":{\"unit\":\"cycles\",\"n\":%d,\"min\":%lu,\"median\":%lu,\"max\":%lu},"
