@@ -18,9 +18,9 @@ from qemu_helpers import BOOT_TIMEOUT, Machine, wait_harts_online
 BUDGETS = {
     "getpid":       ("median", 20),     # light path in the trap vector (19)
     "nop":          ("median", 600),    # full trap path + 3 meter records (550)
-    "signal_self":  ("median", 3150),   # tkill + catch + return (2988)
-    "sigreturn":    ("median", 1330),   # handler end -> resumed (1236)
-    "segv_catch":   ("median", 3050),   # SIGSEGV catch + return (2876)
+    "signal_self":  ("median", 2780),   # tkill + catch + return (2646)
+    "sigreturn":    ("median", 1150),   # handler end -> resumed (1065)
+    "segv_catch":   ("median", 2680),   # SIGSEGV catch + return (2535)
     "fault_zero":   ("median", 1990),   # demand-zero first touch (1867)
 }
 PART_BUDGETS = {
@@ -29,7 +29,7 @@ PART_BUDGETS = {
     # idles is part of delivery, so it moves a little between boots
     # (5106..5375 seen).
     ("signal_cross", "delivery"):   ("median", 5900),
-    ("signal_cross", "return"):     ("median", 1350),  # (1241)
+    ("signal_cross", "return"):     ("median", 1150),  # (1068)
 }
 # Single-hart paths must not vary at all under icount.
 DETERMINISTIC = ("getpid", "nop", "signal_self", "sigreturn")
