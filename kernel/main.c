@@ -136,9 +136,8 @@ static void run_selftest(void)
 #define HART_START_TRIES     200
 #define HART_START_RETRY_MS  5
 
-static void start_secondary_harts(void *unused)
+static void start_secondary_harts(void)
 {
-    (void)unused;
     for (uint32_t i = 1; i < ncpus; i++) {
         int tries = 0;
         while (!__atomic_load_n(&cpus[i].online, __ATOMIC_SEQ_CST)) {
@@ -151,6 +150,16 @@ static void start_secondary_harts(void *unused)
             sleep_ms(HART_START_RETRY_MS);
         }
     }
+}
+
+/* The rest of the boot runs as a kernel thread, so it may sleep: bring the
+ * other harts online first (their banner lines then come before anything
+ * init prints), then start init. */
+static void finish_boot(void *unused)
+{
+    (void)unused;
+    start_secondary_harts();
+    proc_start_init(params.init);
 }
 
 _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)
@@ -192,11 +201,9 @@ _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)
     threads_init();
     procs_init();
     time_init(board.timebase_hz);
-    proc_start_init(params.init);
-
     cpus[0].online = true;
-    if (ncpus > 1 && !kthread_create("hartstart", start_secondary_harts, NULL, -1))
-        panic("no thread to start the other harts");
+    if (!kthread_create("boot", finish_boot, NULL, -1))
+        panic("no thread to finish booting");
     timer_start_hart(&cpus[0]);
     scheduler();
 }
