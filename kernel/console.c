@@ -40,7 +40,7 @@ static void out(char c)
 
 void console_panic_mode(void) { panicking = true; }
 
-void console_write_kernel(const char *s, size_t n)
+void console_write(const char *s, size_t n)
 {
     if (panicking) {
         for (size_t i = 0; i < n; i++) out(s[i]);
@@ -51,10 +51,6 @@ void console_write_kernel(const char *s, size_t n)
     spin_unlock(&console_lock);
 }
 
-void console_write(const char *s, size_t n)
-{
-    console_write_kernel(s, n);
-}
 
 static void erase_one(void)
 {

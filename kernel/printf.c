@@ -109,5 +109,5 @@ void kprintf(const char *fmt, ...)
     int n = kvsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     if (n >= (int)sizeof buf) n = sizeof buf - 1;
-    console_write_kernel(buf, (size_t)n);
+    console_write(buf, (size_t)n);
 }

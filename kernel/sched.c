@@ -85,7 +85,6 @@ static void run(struct cpu *c, struct thread *t)
 
 static void idle(struct cpu *c)
 {
-    uint64_t t0 = arch_read_time();
     __atomic_store_n(&c->idle, true, __ATOMIC_SEQ_CST);
     /* Re-check after announcing ourselves idle: a waker that missed the
      * flag made its thread RUNNABLE before we looked. wfi wakes on a
@@ -93,7 +92,6 @@ static void idle(struct cpu *c)
     if (!work_for(c))
         arch_wait_for_interrupt();
     __atomic_store_n(&c->idle, false, __ATOMIC_SEQ_CST);
-    c->idle_time += arch_read_time() - t0;
 }
 
 _Noreturn void scheduler(void)
@@ -279,7 +277,4 @@ void ipi_interrupt(void)
         }
     }
     __atomic_fetch_and(&c->ipi_pending, ~what, __ATOMIC_SEQ_CST);
-    if (what & IPI_HALT)
-        for (;;)
-            arch_wait_for_interrupt();
 }

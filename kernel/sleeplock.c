@@ -37,11 +37,3 @@ void sleeplock_release(struct sleeplock *l)
         wakeup(l);
     spin_unlock(&l->guard);
 }
-
-bool sleeplock_held(struct sleeplock *l)
-{
-    spin_lock(&l->guard);
-    bool held = l->locked && l->holder == current_thread();
-    spin_unlock(&l->guard);
-    return held;
-}

@@ -88,7 +88,6 @@ void aspace_shootdown(struct aspace *as);
  * being killed on first touch. */
 int  commit_pages(uint64_t n);          /* 0 or -ENOMEM */
 void uncommit_pages(uint64_t n);
-uint64_t committed_pages(void);
 
 /* Probe points of a fault, in cycles (meters); 0 = not reached. */
 struct fault_probe {

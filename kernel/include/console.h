@@ -4,9 +4,8 @@
 
 #include "types.h"
 
-/* Writes whole under the console lock; usable from any context. */
-void console_write_kernel(const char *s, size_t n);
-/* Writes a user buffer (already copied into the kernel). */
+/* Writes whole under the console lock (so lines from different harts do
+ * not interleave); usable from any context, user text or kernel messages. */
 void console_write(const char *s, size_t n);
 /* Blocks until a line (or EOF) is available; returns bytes, 0 at EOF, -EINTR if killed. */
 long console_read(char *dst, size_t n);

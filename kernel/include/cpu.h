@@ -20,14 +20,12 @@ struct cpu {
     bool     idle;            /* in wfi, waiting for work: wake it with an IPI */
     uint64_t active_root;     /* page table loaded in satp (avoid needless switches) */
     uint64_t next_tick;       /* next timer deadline (arch time units) */
-    uint64_t idle_time;       /* arch time units spent idle */
     volatile uint32_t ipi_pending; /* IPI_* request bits */
     uint32_t kstack_seen[MAX_THREADS]; /* stack generation last flushed per thread slot */
 };
 
 #define IPI_RESCHEDULE  0x1   /* a thread became runnable: look again */
 #define IPI_TLB_FLUSH   0x2   /* flush this hart's TLB (shootdown) */
-#define IPI_HALT        0x4   /* stop: the machine is going down */
 
 extern struct cpu cpus[MAX_HARTS];
 extern uint32_t ncpus;

@@ -18,6 +18,5 @@ struct sleeplock {
 void sleeplock_init(struct sleeplock *l, const char *name);
 void sleeplock_acquire(struct sleeplock *l);
 void sleeplock_release(struct sleeplock *l);
-bool sleeplock_held(struct sleeplock *l);
 
 #endif

@@ -42,7 +42,6 @@ void uncommit_pages(uint64_t n)
         panic("commit: releasing %lu pages, only %lu promised", n, before);
 }
 
-uint64_t committed_pages(void) { return lazy_committed; }
 
 struct aspace *aspace_create(void)
 {
