@@ -69,10 +69,8 @@ uint64_t syscall_dispatch(struct trapframe *tf)
     uint64_t dispatched = meter_now();
     meter_record(FL_METER_SYSCALL_ENTRY, tf->entry_stamp, dispatched);
     uint64_t nr = tf_syscall_nr(tf);
-    uint64_t a[6];
-    for (int i = 0; i < 6; i++)
-        a[i] = tf_arg(tf, i);
-    long rc = nr < SYS_COUNT && table[nr] ? table[nr](a) : -ENOSYS;
+    /* The arguments are read where trap entry saved them: no copy. */
+    long rc = nr < SYS_COUNT && table[nr] ? table[nr](tf_args(tf)) : -ENOSYS;
     tf_set_return(tf, (uint64_t)rc);
     uint64_t done = meter_now();
     meter_record(FL_METER_SYSCALL_BODY, dispatched, done);

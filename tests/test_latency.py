@@ -17,10 +17,10 @@ from qemu_helpers import BOOT_TIMEOUT, Machine, wait_harts_online
 # signal paths carry two or three of them.
 BUDGETS = {
     "getpid":       ("median", 20),     # light path in the trap vector (19)
-    "nop":          ("median", 600),    # full trap path + 3 meter records (550)
-    "signal_self":  ("median", 2780),   # tkill + catch + return (2646)
-    "sigreturn":    ("median", 1150),   # handler end -> resumed (1065)
-    "segv_catch":   ("median", 2680),   # SIGSEGV catch + return (2535)
+    "nop":          ("median", 560),    # full trap path + 3 meter records (516)
+    "signal_self":  ("median", 2720),   # tkill + catch + return (2587)
+    "sigreturn":    ("median", 1120),   # handler end -> resumed (1032)
+    "segv_catch":   ("median", 2640),   # SIGSEGV catch + return (2502)
     "fault_zero":   ("median", 1990),   # demand-zero first touch (1867)
 }
 PART_BUDGETS = {
@@ -29,7 +29,7 @@ PART_BUDGETS = {
     # idles is part of delivery, so it moves a little between boots
     # (5106..5375 seen).
     ("signal_cross", "delivery"):   ("median", 5900),
-    ("signal_cross", "return"):     ("median", 1150),  # (1068)
+    ("signal_cross", "return"):     ("median", 1120),  # (1036)
 }
 # Single-hart paths must not vary at all under icount.
 DETERMINISTIC = ("getpid", "nop", "signal_self", "sigreturn")

@@ -91,7 +91,8 @@ static inline uint64_t arch_frame_pointer(void) { uint64_t v; __asm__ volatile("
 
 /* Syscall ABI accessors, so core code never names a register. */
 static inline uint64_t tf_syscall_nr(const struct trapframe *tf) { return tf->a7; }
-static inline uint64_t tf_arg(const struct trapframe *tf, int i) { return (&tf->a0)[i]; }
+/* a0..a7 lie in order in the trapframe, so they are the argument array. */
+static inline const uint64_t *tf_args(const struct trapframe *tf) { return &tf->a0; }
 static inline void tf_set_return(struct trapframe *tf, uint64_t v) { tf->a0 = v; }
 
 /* Signal support: the user context in the ABI's order (regs[0] = pc,
