@@ -192,7 +192,7 @@ def test_tools_qemu_command_basics():
 def test_tools_qemu_command_append_and_icount():
     cmd = fq.qemu_command("k", "i", append="mm=swap pc=daemon mem=4M", icount=True)
     assert flag_value(cmd, "-append") == "mm=swap pc=daemon mem=4M"
-    assert flag_value(cmd, "-icount") == "shift=0"
+    assert flag_value(cmd, "-icount") == "shift=0,sleep=off"
 
 
 def test_tools_qemu_command_gdb_and_terminal():
@@ -263,7 +263,7 @@ def test_tools_run_py_dry_run(tmp_path):
     res = run_py("--kernel", str(kernel), "--initrd", "i.cpio", "--cpus", "2",
                  "--append", "mm=paging pc=inline", "--icount", "--dry-run")
     assert res.returncode == 0, res.stderr
-    assert "-smp 2" in res.stdout and "-icount shift=0" in res.stdout
+    assert "-smp 2" in res.stdout and "-icount shift=0,sleep=off" in res.stdout
     assert "-append 'mm=paging pc=inline'" in res.stdout
     assert "-serial stdio" in res.stdout
 

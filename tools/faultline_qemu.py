@@ -141,7 +141,11 @@ def qemu_command(
     if icount:
         # shift=0: one instruction = one virtual ns, so cycle and instret
         # counts are deterministic (what the budgets in tests rely on).
-        cmd += ["-icount", "shift=0"]
+        # sleep=off: when every hart idles, the virtual clock jumps to the
+        # next timer instead of following the host's clock, so a measurement
+        # that spans an idle hart (the cross-hart signal) does not depend on
+        # how busy the host is.
+        cmd += ["-icount", "shift=0,sleep=off"]
     if disk is not None:
         # The swap/paging device. Modern (virtio 1.x) MMIO transport: QEMU's
         # default is the legacy version-1 register layout.

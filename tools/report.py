@@ -282,7 +282,7 @@ NULL_PART = "not measured"
 VALUE_DECIMALS = 1
 RATIO_DECIMALS = 2
 PERCENT = 100
-ICOUNT_TEXT = {True: "shift=0", False: "off"}   # None: unknown (a log from elsewhere)
+ICOUNT_TEXT = {True: "shift=0,sleep=off", False: "off"}   # None: unknown (a log from elsewhere)
 
 
 def fmt(value) -> str:
