@@ -72,6 +72,15 @@ def _draw(ax, buckets: list, unit: str) -> None:
     ax.set_ylabel("samples")
 
 
+def _save(fig, path: Union[str, Path]) -> Path:
+    """Lays the figure out and writes it as PNG, creating the folder."""
+    fig.tight_layout()
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, format="png")
+    return path
+
+
 def plot_histogram(path: Union[str, Path], title: str, hist: Iterable[Sequence],
                    unit: str = "instructions") -> Optional[Path]:
     """Writes one bar chart of a log2 histogram as PNG. Returns the path, or
@@ -84,13 +93,9 @@ def plot_histogram(path: Union[str, Path], title: str, hist: Iterable[Sequence],
     try:
         _draw(ax, buckets, unit)
         ax.set_title(title)
-        fig.tight_layout()
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, format="png")
+        return _save(fig, path)
     finally:
         plt.close(fig)
-    return path
 
 
 def plot_meters(path: Union[str, Path], meters: Sequence[dict],
@@ -121,10 +126,6 @@ def plot_meters(path: Union[str, Path], meters: Sequence[dict],
         for ax in flat[len(panels):]:
             ax.set_visible(False)
         fig.suptitle(title)
-        fig.tight_layout()
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fig.savefig(path, format="png")
+        return _save(fig, path)
     finally:
         plt.close(fig)
-    return path

@@ -29,20 +29,10 @@ static inline uint64_t read_counter(enum counter c)
     return c == COUNTER_INSTRET ? rdinstret() : rdcycle();
 }
 
-/* The system call is made inline, not through the getpid() stub, so that
- * a sample is the trap round trip plus one `li`, with no call and return
- * around it. The clobbers are those of an ordinary call: the ABI promises
- * only a0 as the result, not which other registers survive. */
-static inline void getpid_inline(void)
+/* getpid made inline (syscall_inline0), not through the stub. */
+static inline __attribute__((always_inline)) void getpid_inline(void)
 {
-    register long a0 __asm__("a0");
-    register long a7 __asm__("a7") = SYS_getpid;
-    __asm__ volatile("ecall"
-                     : "=r"(a0), "+r"(a7)
-                     :
-                     : "memory", "ra", "a1", "a2", "a3", "a4", "a5", "a6",
-                       "t0", "t1", "t2", "t3", "t4", "t5", "t6");
-    (void)a0;
+    (void)syscall_inline0(SYS_getpid);
 }
 
 /* The counter is a parameter known at each (inlined) call site, so the

@@ -50,18 +50,9 @@ static inline __attribute__((always_inline)) uint64_t now(void)
     return rdinstret();
 }
 
-/* An ecall with nothing live across it but a0/a7, as the kernel's ABI
- * allows: so a sample is the trap round trip plus one `li`. */
 static inline __attribute__((always_inline)) void ecall0(long nr)
 {
-    register long a0 __asm__("a0");
-    register long a7 __asm__("a7") = nr;
-    __asm__ volatile("ecall"
-                     : "=r"(a0), "+r"(a7)
-                     :
-                     : "memory", "ra", "a1", "a2", "a3", "a4", "a5", "a6",
-                       "t0", "t1", "t2", "t3", "t4", "t5", "t6");
-    (void)a0;
+    (void)syscall_inline0(nr);
 }
 
 static void measure_overhead(void)

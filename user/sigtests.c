@@ -27,27 +27,6 @@
 #define FULL_LEN          4
 #define INSN_LOW_BITS     3
 
-/* Forks; the child runs fn and exits 0 if fn returns. Returns the wait status. */
-static int status_of_child(void (*fn)(void))
-{
-    int pid = fork();
-    CHECK(pid >= 0, "fork: %s", strerror(pid));
-    if (pid == 0) {
-        fn();
-        exit(0);
-    }
-    int status;
-    expect("wait_pid", wait_pid(pid, &status, 0), pid);
-    return status;
-}
-
-static void expect_killed_by(void (*fn)(void), int sig, const char *what)
-{
-    int status = status_of_child(fn);
-    CHECK(!FL_WIFEXITED(status) && FL_WTERMSIG(status) == sig,
-          "%s: status 0x%x, expected killed by signal %d", what, status, sig);
-}
-
 static void install(int sig, sighandler_t h)
 {
     expect("signal", signal(sig, h), 0);
@@ -234,7 +213,7 @@ static void send_sigterm(void) { kill(getpid(), SIGTERM); fail("survived SIGTERM
 
 static void defaults(void)
 {
-    expect_killed_by(send_sigterm, SIGTERM, "default SIGTERM");
+    expect_killed("default SIGTERM", send_sigterm, SIGTERM);
     expect("SIGCHLD default: ignored", kill(getpid(), SIGCHLD), 0);
     expect("SIG_IGN", signal(SIGUSR1, SIG_IGN_HANDLER), 0);
     expect("ignored SIGUSR1", kill(getpid(), SIGUSR1), 0);
@@ -273,7 +252,7 @@ static void fault_in_handler_child(void)
 
 static void faultinhandler(void)
 {
-    expect_killed_by(fault_in_handler_child, SIGSEGV, "fault in handler");
+    expect_killed("fault in handler", fault_in_handler_child, SIGSEGV);
 }
 
 static void scribbling_handler(int sig, uint64_t addr, struct fl_sigframe *f)
@@ -291,7 +270,7 @@ static void bad_frame_child(void)
 
 static void badframe(void)
 {
-    expect_killed_by(bad_frame_child, SIGSEGV, "corrupted frame");
+    expect_killed("corrupted frame", bad_frame_child, SIGSEGV);
 }
 
 /* ---- cross-hart delivery ---- */
@@ -471,7 +450,7 @@ static void no_frame_child(void)
 
 static void strayreturn(void)
 {
-    expect_killed_by(no_frame_child, SIGSEGV, "sigreturn with no frame");
+    expect_killed("sigreturn with no frame", no_frame_child, SIGSEGV);
 }
 
 /* ------------------------------------------------------------- runner */

@@ -110,30 +110,6 @@ static void expect_either(const char *what, long got, long want1, long want2)
     }
 }
 
-/* Forks; the child runs fn and exits 0 if fn returns. Returns the wait status. */
-static int status_of_child(void (*fn)(void))
-{
-    int pid = fork();
-    CHECK(pid >= 0, "fork: %s", strerror(pid));
-    if (pid == 0) {
-        fn();
-        exit(0);
-    }
-    int status = 0;
-    int r = wait_pid(pid, &status, 0);
-    expect("wait_pid for a child", r, pid);
-    return status;
-}
-
-static void expect_killed(const char *what, void (*fn)(void), int sig)
-{
-    int status = status_of_child(fn);
-    CHECK(!FL_WIFEXITED(status), "%s: child was not killed (exit status %d)",
-          what, FL_WEXITSTATUS(status));
-    CHECK(FL_WTERMSIG(status) == sig, "%s: child killed by signal %d, expected %d",
-          what, FL_WTERMSIG(status), sig);
-}
-
 /* exec() in a child, so that an exec that wrongly succeeds cannot replace
  * the test. The child reports exec's error as its exit status; an exec
  * that succeeded shows up as the status of the program that ran. */

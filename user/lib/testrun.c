@@ -121,3 +121,26 @@ int tests_summary(int failed)
     printf(failed ? "SOME TESTS FAILED\n" : "ALL TESTS PASSED\n");
     return failed ? 1 : 0;
 }
+
+int status_of_child(void (*fn)(void))
+{
+    int pid = fork();
+    CHECK(pid >= 0, "fork: %s", strerror(pid));
+    if (pid == 0) {
+        fn();
+        exit(0);
+    }
+    int status = 0;
+    int r = wait_pid(pid, &status, 0);
+    expect("wait_pid for a child", r, pid);
+    return status;
+}
+
+void expect_killed(const char *what, void (*fn)(void), int sig)
+{
+    int status = status_of_child(fn);
+    CHECK(!FL_WIFEXITED(status), "%s: child was not killed (exit status %d)",
+          what, FL_WEXITSTATUS(status));
+    CHECK(FL_WTERMSIG(status) == sig, "%s: child killed by signal %d, expected %d",
+          what, FL_WTERMSIG(status), sig);
+}

@@ -44,6 +44,11 @@ void expect(const char *what, long got, long want);
 /* Runs the tests named in argv[1..], or every test when there are none;
  * a name not in the table fails as "NAME: FAILED no such test". Returns
  * the number that failed. */
+/* Forks; the child runs fn and exits 0 if fn returns. Returns the wait status. */
+int  status_of_child(void (*fn)(void));
+/* Fails the test unless fn, run in a child, is killed by signal sig. */
+void expect_killed(const char *what, void (*fn)(void), int sig);
+
 int run_tests(const struct test *tests, size_t ntests, int argc, char *argv[]);
 
 /* Prints the last line, "ALL TESTS PASSED" or "SOME TESTS FAILED", and
