@@ -21,7 +21,7 @@ BUDGETS = {
     "signal_self":  ("median", 2720),   # tkill + catch + return (2587)
     "sigreturn":    ("median", 1120),   # handler end -> resumed (1032)
     "segv_catch":   ("median", 2640),   # SIGSEGV catch + return (2502)
-    "fault_zero":   ("median", 1990),   # demand-zero first touch (1867)
+    "fault_zero":   ("median", 1950),   # demand-zero first touch (1837)
 }
 PART_BUDGETS = {
     ("fault_zero", "zeroing"):      ("mean", 700),     # 512 stores, unrolled (651)

@@ -66,7 +66,9 @@ int  aspace_add_region(struct aspace *as, vaddr_t start, vaddr_t end, unsigned p
 struct region *aspace_find_region(struct aspace *as, vaddr_t va);
 /* Maps a fresh zeroed frame at va (page aligned). 0 or -ENOMEM. */
 int  aspace_map_zero_page(struct aspace *as, vaddr_t va, unsigned prot);
-int  aspace_map_zero_page_probed(struct aspace *as, vaddr_t va, unsigned prot, struct fault_probe *probe);
+/* The same into the (empty) leaf entry the caller already walked to. */
+int  aspace_map_zero_page_probed(struct aspace *as, void *leaf, vaddr_t va, unsigned prot,
+                                 struct fault_probe *probe);
 int  aspace_clone(struct aspace *src, struct aspace **out);
 long aspace_sbrk(struct aspace *as, long increment);
 /* Anonymous demand-zero mapping of len bytes (rounded up to pages) with

@@ -29,6 +29,13 @@ extern pagetable_t kernel_pagetable;
  * allows (kernel direct map); user mappings use mmu_map_page. 0 or -ENOMEM. */
 int  mmu_map_range(pagetable_t root, vaddr_t va, paddr_t pa, uint64_t size, unsigned prot);
 int  mmu_map_page(pagetable_t root, vaddr_t va, paddr_t pa, unsigned prot);
+/* The 4 KiB leaf entry for va, as an opaque handle, so that a fault can
+ * look at an entry and then fill it with one walk. create makes missing
+ * table pages; NULL if they are missing (or out of memory), or if a larger
+ * page covers va. */
+void *mmu_leaf(pagetable_t root, vaddr_t va, bool create);
+bool mmu_leaf_get(const void *leaf, paddr_t *pa, unsigned *prot);  /* false: not present */
+void mmu_leaf_set(void *leaf, paddr_t pa, unsigned prot);
 /* Removes a 4 KiB mapping; returns the physical address it had, or 0. */
 paddr_t mmu_unmap_page(pagetable_t root, vaddr_t va);
 /* Finds a 4 KiB user mapping: returns true and fills *pa, *prot, *state. */

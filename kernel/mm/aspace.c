@@ -116,7 +116,8 @@ struct region *aspace_find_region(struct aspace *as, vaddr_t va)
 
 /* Allocates a zeroed frame and maps it at va with the region's rights,
  * noting the probe points of the demand-zero path if asked. */
-int aspace_map_zero_page_probed(struct aspace *as, vaddr_t va, unsigned prot, struct fault_probe *probe)
+int aspace_map_zero_page_probed(struct aspace *as, void *leaf, vaddr_t va, unsigned prot,
+                                struct fault_probe *probe)
 {
     paddr_t pa = frame_alloc_owned(as, va >> PAGE_SHIFT);
     if (!pa)
@@ -126,10 +127,7 @@ int aspace_map_zero_page_probed(struct aspace *as, vaddr_t va, unsigned prot, st
     zero_page((void *)PA_TO_KVA(pa));
     if (probe)
         probe->zeroed_at = meter_now();
-    if (mmu_map_page(as->root, va, pa, prot | PROT_U)) {
-        frame_free(pa);
-        return -ENOMEM;
-    }
+    mmu_leaf_set(leaf, pa, prot | PROT_U);
     as->resident++;
     if (probe)
         probe->mapped_at = meter_now();
@@ -138,7 +136,8 @@ int aspace_map_zero_page_probed(struct aspace *as, vaddr_t va, unsigned prot, st
 
 int aspace_map_zero_page(struct aspace *as, vaddr_t va, unsigned prot)
 {
-    return aspace_map_zero_page_probed(as, va, prot, NULL);
+    void *leaf = mmu_leaf(as->root, va, true);
+    return leaf ? aspace_map_zero_page_probed(as, leaf, va, prot, NULL) : -ENOMEM;
 }
 
 struct clone_ctx { struct aspace *dst; int rc; };

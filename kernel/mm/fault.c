@@ -26,8 +26,13 @@ int vm_fault_locked(struct aspace *as, vaddr_t va, enum access access, struct fa
     struct region *r = aspace_find_region(as, page);
     if (!r || !region_allows(r, access))
         return -EFAULT;
+    /* One walk for both the look and the fill (it makes the table pages a
+     * valid address needs anyway). */
+    void *leaf = mmu_leaf(as->root, page, true);
+    if (!leaf)
+        return -ENOMEM;
     unsigned prot;
-    if (mmu_lookup(as->root, page, NULL, &prot, NULL)) {
+    if (mmu_leaf_get(leaf, NULL, &prot)) {
         /* Present: another thread got here first, or the rights are wrong. */
         bool ok = access == ACCESS_WRITE ? (prot & PROT_W) :
                   access == ACCESS_EXEC ? (prot & PROT_X) : (prot & PROT_R);
@@ -35,7 +40,7 @@ int vm_fault_locked(struct aspace *as, vaddr_t va, enum access access, struct fa
     }
     if (r->kind == REGION_IMAGE)
         return -EFAULT;           /* image pages are present from exec on */
-    int rc = aspace_map_zero_page_probed(as, page, r->prot, probe);
+    int rc = aspace_map_zero_page_probed(as, leaf, page, r->prot, probe);
     if (rc == 0 && (r->kind == REGION_HEAP || r->kind == REGION_ANON)) {
         /* The page sbrk or mmap promised is now real: it counts as resident. */
         as->lazy_pages--;

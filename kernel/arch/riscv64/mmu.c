@@ -108,12 +108,32 @@ int mmu_map_range(pagetable_t root, vaddr_t va, paddr_t pa, uint64_t size, unsig
     return 0;
 }
 
+void *mmu_leaf(pagetable_t root, vaddr_t va, bool create)
+{
+    return walk(root, va, 0, create);
+}
+
+bool mmu_leaf_get(const void *leaf, paddr_t *pa, unsigned *prot)
+{
+    pte_t e = *(const pte_t *)leaf;
+    if (!(e & PTE_V))
+        return false;
+    if (pa) *pa = pte_pa(e);
+    if (prot) *prot = pte_prot(e);
+    return true;
+}
+
+void mmu_leaf_set(void *leaf, paddr_t pa, unsigned prot)
+{
+    *(pte_t *)leaf = pa_pte(pa) | prot_bits(prot);
+}
+
 int mmu_map_page(pagetable_t root, vaddr_t va, paddr_t pa, unsigned prot)
 {
     pte_t *e = walk(root, va, 0, true);
     if (!e)
         return -ENOMEM;
-    *e = pa_pte(pa) | prot_bits(prot);
+    mmu_leaf_set(e, pa, prot);
     return 0;
 }
 
