@@ -184,6 +184,11 @@ struct fl_sysinfo {
     X(SIGNAL_IPI_TO_INTERRUPT,     "signal.ipi_to_interrupt",     "IPI sent -> target interrupted") \
     X(SIGNAL_INTERRUPT_TO_HANDLER, "signal.interrupt_to_handler", "target interrupted -> handler entered") \
     X(SIGNAL_SIGRETURN_TO_RESTORED, "signal.sigreturn_to_restored", "sigreturn entered -> context restored") \
+    X(PAGEIN,        "vm.pagein",     "page fault on a page on the paging device -> page read and mapped") \
+    X(PAGEOUT,       "vm.pageout",    "victim chosen -> dirty page written and unmapped") \
+    X(SWAPIN,        "vm.swapin",     "swapper starts bringing a process in -> whole image resident") \
+    X(SWAPOUT,       "vm.swapout",    "swapper chooses a victim -> whole image on the swap device") \
+    X(MINOR_FAULT,   "vm.minor_fault", "fault on a resident page (simulated reference bit) -> remapped") \
     X(METER_SELF,    "meter.self",    "cost of recording one event (calibrated at boot)")
 
 #define FL_METER_ENUM_ENTRY(name, text, what) FL_METER_##name,
@@ -200,5 +205,33 @@ struct fl_meter {
     uint64_t hist[FL_METER_BUCKETS];
 };
 _Static_assert(sizeof(struct fl_meter) == 512, "meter records are 512 bytes");
+
+/*
+ * Memory-manager counters (vmstat). Counts are since boot and system
+ * wide; frames and swap slots are pages of page_size bytes.
+ */
+#define FL_MM_NAME_MAX 8
+struct fl_vmstat {
+    char     mm[FL_MM_NAME_MAX];   /* "swap" or "paging" */
+    uint64_t page_size;
+    uint64_t frames_total;     /* frames the allocator manages */
+    uint64_t frames_free;
+    uint64_t swap_total;       /* page slots on the swap/paging device, 0 if none */
+    uint64_t swap_used;
+    uint64_t faults;           /* user page faults that reached the dispatcher */
+    uint64_t zero_fills;       /* pages created zeroed (heap, stack, mmap, bss) */
+    uint64_t image_fills;      /* pages filled from the initrd (text and data) */
+    uint64_t minor_faults;     /* resident page remapped (simulated reference bits) */
+    uint64_t pageins;          /* pages read from the paging device on a fault */
+    uint64_t pageouts;         /* dirty pages written to the paging device */
+    uint64_t reclaims;         /* frames taken from a process for another fault */
+    uint64_t clock_scans;      /* frames the clock hand looked at */
+    uint64_t swapins;          /* whole processes brought in */
+    uint64_t swapouts;         /* whole processes written out */
+    uint64_t swapin_pages;     /* pages those moved */
+    uint64_t swapout_pages;
+    uint64_t io_errors;        /* device operations that failed */
+    uint64_t oom_kills;        /* processes killed for want of memory or swap */
+};
 
 #endif

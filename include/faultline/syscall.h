@@ -48,6 +48,7 @@
 #define SYS_meter_reset    38   /* () -> 0: clears every hart's meters */
 #define SYS_nop            39   /* () -> 0 through the full trap path: the null system call */
 
-#define SYS_COUNT          40   /* one past the highest number */
+#define SYS_vmstat         40   /* (struct fl_vmstat *buf) -> 0: memory-manager counters */
+#define SYS_COUNT          41   /* one past the highest number */
 
 #endif

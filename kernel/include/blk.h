@@ -1,0 +1,51 @@
+/*
+ * The block device under the memory managers: QEMU's virtio-blk on
+ * virtio-mmio (kernel/dev/virtio_blk.c). There is at most one; it holds no
+ * file system, only page slots (kernel/mm/swap.c).
+ *
+ * Requests are asynchronous: a caller submits any number and then waits
+ * for each, so several can be in flight on the device at once (the page
+ * daemon and the swapper rely on that). Completion comes by interrupt;
+ * waiting callers sleep. Buffers are kernel addresses in the direct map
+ * and must be physically contiguous (one frame, or frames in a row).
+ */
+#ifndef FAULTLINE_BLK_H
+#define FAULTLINE_BLK_H
+
+#include "types.h"
+
+#define BLK_SECTOR_SIZE 512
+
+struct blk_req {
+    /* set by the caller */
+    uint64_t sector;          /* first 512-byte sector */
+    void    *buf;             /* direct-map address */
+    uint32_t len;             /* bytes, a non-zero multiple of BLK_SECTOR_SIZE */
+    bool     write;
+    /* set by the driver */
+    int      status;          /* 0, or -EIO (device error), -EINVAL (out of range) */
+    bool     done;
+    uint16_t slot;            /* driver's own: descriptor chain head */
+};
+
+/* Boot: finds the first virtio-mmio block device in the device tree,
+ * negotiates, and prints one line saying what it found (or why there is
+ * none). Returns 0 if a device is ready. */
+int      blk_init(void);
+bool     blk_present(void);
+uint64_t blk_capacity(void);              /* sectors; 0 without a device */
+
+/* Queues r; sleeps while the device queue is full. Returns 0, or -errno
+ * for a request that is refused before it reaches the device (no device,
+ * bad length, beyond the end); r->status is then set too. */
+int  blk_submit(struct blk_req *r);
+/* Sleeps until r is done; returns r->status. */
+int  blk_wait(struct blk_req *r);
+/* Submit and wait. */
+int  blk_rw(bool write, uint64_t sector, void *buf, uint32_t len);
+
+/* Interrupt handler: the PLIC dispatcher calls it for the device's line. */
+void blk_intr(void);
+uint32_t blk_irq(void);                   /* its PLIC line, 0 without a device */
+
+#endif
