@@ -47,6 +47,7 @@ PROGRAMS = {
     "elf": ["kernel/elf.c"],
     "initrd": ["kernel/initrd.c"],
     "coremap": ["kernel/mm/coremap.c"],
+    "swapmap": ["kernel/mm/swapmap.c"],
     "kstrlcpy": ["kernel/lib/kstrlcpy.c"],
 }
 
