@@ -48,6 +48,7 @@ PROGRAMS = {
     "initrd": ["kernel/initrd.c"],
     "coremap": ["kernel/mm/coremap.c"],
     "swapmap": ["kernel/mm/swapmap.c"],
+    "clock": ["kernel/mm/clock.c", "kernel/mm/coremap.c"],
     "kstrlcpy": ["kernel/lib/kstrlcpy.c"],
 }
 
