@@ -14,6 +14,7 @@
 #include "kstring.h"
 #include "usercopy.h"
 #include "frame.h"
+#include "mm.h"
 #include <faultline/abi.h>
 #include <faultline/errno.h>
 
@@ -29,6 +30,13 @@ static unsigned seg_prot(uint32_t flags)
     return p;
 }
 
+/*
+ * Each segment becomes an image region whose pages come from the file's
+ * bytes in the initrd, which stays in memory. The paging manager leaves
+ * them to be faulted in (text is paged from the initrd on demand, as BSD
+ * paged it from the file system); the swap manager loads the whole image
+ * now, as V7 read the whole program in.
+ */
 static int load_segments(struct aspace *as, const struct initrd_file *f,
                          const struct elf_image *img, vaddr_t *image_end)
 {
@@ -37,14 +45,10 @@ static int load_segments(struct aspace *as, const struct initrd_file *f,
         const struct elf_segment *s = &img->seg[i];
         vaddr_t start = ALIGN_DOWN(s->vaddr, PAGE_SIZE);
         vaddr_t end = ALIGN_UP(s->vaddr + s->memsz, PAGE_SIZE);
-        unsigned prot = seg_prot(s->flags);
-        int rc = aspace_add_region(as, start, end, prot, REGION_IMAGE);
-        /* The whole image is present from the start: zero pages first
-         * (that covers .bss), then the file's bytes on top. */
-        for (vaddr_t va = start; va < end && !rc; va += PAGE_SIZE)
-            rc = aspace_map_zero_page(as, va, prot);
-        if (!rc)
-            rc = aspace_write(as, s->vaddr, f->data + s->offset, s->filesz);
+        int rc = aspace_add_image(as, start, end, seg_prot(s->flags),
+                                  f->data + s->offset, s->vaddr, s->filesz);
+        for (vaddr_t va = start; va < end && !rc && !mm_pages_on_demand(); va += PAGE_SIZE)
+            rc = aspace_make_present(as, va, NULL);
         if (rc)
             return rc;
         if (end > *image_end)
@@ -104,6 +108,9 @@ long exec_kernel_argv(const char *path, char *const argv[])
         return -ENOMEM;
     vaddr_t image_end;
     uint64_t sp, uargv;
+    /* Nobody else knows this space yet, but the replacement clock finds
+     * its frames through the core map: it must see it locked. */
+    sleeplock_acquire(&as->lock);
     rc = load_segments(as, &f, &img, &image_end);
     if (!rc)
         rc = aspace_add_region(as, image_end, image_end, PROT_R | PROT_W, REGION_HEAP);
@@ -112,6 +119,7 @@ long exec_kernel_argv(const char *path, char *const argv[])
                                PROT_R | PROT_W, REGION_STACK);
     if (!rc)
         rc = push_args(as, argc, argv, &sp, &uargv);
+    sleeplock_release(&as->lock);
     if (rc) {
         aspace_destroy(as);
         return rc;

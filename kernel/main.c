@@ -13,6 +13,7 @@
 #include "file.h"
 #include "ktime.h"
 #include "meter.h"
+#include "mm.h"
 #include "uart.h"
 #include "plic.h"
 #include "printk.h"
@@ -159,6 +160,7 @@ static void finish_boot(void *unused)
 {
     (void)unused;
     start_secondary_harts();
+    mm_start();
     proc_start_init(params.init);
 }
 
@@ -197,6 +199,7 @@ _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)
             board.initrd_end - board.initrd_start);
 
     run_selftest();
+    mm_init();
     meters_init(params.meters == METERS_ON);
     threads_init();
     procs_init();

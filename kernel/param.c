@@ -104,8 +104,10 @@ static int  get_refbits(const struct boot_params *p)  { return (int)p->refbits; 
 static const struct param_choice mm_choices[] = {
     { "swap", MM_SWAP }, { "paging", MM_PAGING },
 };
+/* pc=daemon (the multi-process page daemon) joins this list when it is
+ * built; until then asking for it stops the boot like any unknown value. */
 static const struct param_choice pc_choices[] = {
-    { "inline", PC_INLINE }, { "daemon", PC_DAEMON },
+    { "inline", PC_INLINE },
 };
 static const struct param_choice refbits_choices[] = {
     { "hw", REFBITS_HW }, { "sw", REFBITS_SW },

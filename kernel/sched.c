@@ -21,6 +21,9 @@ static uint32_t pick_cursor;   /* where the next scan starts: fairness hint */
 
 static bool may_run_here(const struct thread *t, const struct cpu *c)
 {
+    /* A swapped-out process has no memory to run in (mm=swap). */
+    if (t->proc && __atomic_load_n(&t->proc->swapped, __ATOMIC_ACQUIRE))
+        return false;
     return t->affinity < 0 || t->affinity == (int)c->id;
 }
 
@@ -71,6 +74,8 @@ static void run(struct cpu *c, struct thread *t)
      * (exit): any live table will do for it, as all share the kernel half. */
     if (t->proc && t->proc->as)
         switch_address_space(c, t->proc->as->root);
+    if (t->proc)
+        t->proc->last_ran = arch_read_time();
     kstack_flush_if_stale(c, t);
     arch_context_switch(&c->scheduler, &t->context);
     c->current = NULL;

@@ -37,3 +37,22 @@ void sleeplock_release(struct sleeplock *l)
         wakeup(l);
     spin_unlock(&l->guard);
 }
+
+bool sleeplock_try(struct sleeplock *l)
+{
+    spin_lock(&l->guard);
+    bool got = !l->locked;
+    if (got) {
+        l->locked = true;
+        l->holder = current_thread();
+    }
+    spin_unlock(&l->guard);
+    return got;
+}
+
+bool sleeplock_held_by_me(const struct sleeplock *l)
+{
+    /* Only the holder itself can see its own name here: nobody else can
+     * make it true or false behind the caller's back. */
+    return __atomic_load_n(&l->locked, __ATOMIC_ACQUIRE) && l->holder == current_thread();
+}

@@ -10,6 +10,7 @@
 #include "ktime.h"
 #include "meter.h"
 #include "signal.h"
+#include "vmstat.h"
 #include <faultline/syscall.h>
 #include <faultline/errno.h>
 
@@ -38,7 +39,7 @@ ARGS2(sys_set_affinity)  ARGS2(sys_procinfo)    ARGS1(sys_times)       ARGS1(sys
 ARGS1(sys_sysinfo)    ARGS1(sys_unlink)     ARGS0(sys_yield)     ARGS3(sys_wait_pid)
 ARGS0(sys_gethart)    ARGS3(sys_meter_read) ARGS0(sys_meter_reset) ARGS0(sys_nop)
 ARGS3(sys_sigaction)  ARGS3(sys_sigprocmask) ARGS0(sys_sigreturn) ARGS2(sys_tkill)
-ARGS1(sys_sigpending) ARGS4(sys_mmap)     ARGS2(sys_munmap)
+ARGS1(sys_sigpending) ARGS4(sys_mmap)     ARGS2(sys_munmap)    ARGS1(sys_vmstat)
 
 static const syscall_fn table[SYS_COUNT] = {
     [SYS_getpid] = do_sys_getpid,   [SYS_exit] = do_sys_exit,
@@ -57,7 +58,7 @@ static const syscall_fn table[SYS_COUNT] = {
     [SYS_yield] = do_sys_yield,     [SYS_wait_pid] = do_sys_wait_pid,
     [SYS_gethart] = do_sys_gethart,
     [SYS_meter_read] = do_sys_meter_read, [SYS_meter_reset] = do_sys_meter_reset,
-    [SYS_nop] = do_sys_nop,
+    [SYS_nop] = do_sys_nop,         [SYS_vmstat] = do_sys_vmstat,
     [SYS_sigaction] = do_sys_sigaction, [SYS_sigprocmask] = do_sys_sigprocmask,
     [SYS_sigreturn] = do_sys_sigreturn, [SYS_tkill] = do_sys_tkill,
     [SYS_sigpending] = do_sys_sigpending,

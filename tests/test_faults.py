@@ -93,11 +93,14 @@ def test_fault_in_background_job_is_reported(shell):
 
 def test_many_faults_leave_kernel_healthy(shell):
     # Warm up, so that whatever the kernel sets up on first use (a thread
-    # slot's kernel stack, say) is in place before the first reading.
-    shell.run_shell("threads 4 > /dev/null; faultnull; illegal; uptime")
+    # slot's kernel stack, say) is in place before the first reading, and
+    # the shell has paged in the code and stack this command line needs
+    # (under mm=paging its text comes in on demand).
+    programs = ["faultnull", "illegal"] * 10
+    shell.run_shell("threads 4 > /dev/null; uptime")
+    shell.run_shell(";".join(programs), timeout=120)
     before = free_frames(shell)
 
-    programs = ["faultnull", "illegal"] * 10
     out = shell.run_shell(";".join(programs), timeout=120)
     kills = kill_lines(out)
     assert [k["name"] for k in kills] == programs, out

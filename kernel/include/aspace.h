@@ -42,6 +42,12 @@ struct region {
     vaddr_t start, end;    /* page aligned, end exclusive */
     unsigned prot;         /* PROT_R/W/X (PROT_U implied) */
     enum region_kind kind;
+    /* REGION_IMAGE: the segment's file bytes in the initrd (which stays in
+     * memory), placed at src_va; the rest of the region is zero. A page
+     * is filled from here whenever it has no other copy. */
+    const uint8_t *src;
+    vaddr_t  src_va;
+    uint64_t src_len;
 };
 
 struct aspace {
@@ -64,11 +70,13 @@ struct aspace *aspace_create(void);
 void aspace_destroy(struct aspace *as);
 int  aspace_add_region(struct aspace *as, vaddr_t start, vaddr_t end, unsigned prot, enum region_kind kind);
 struct region *aspace_find_region(struct aspace *as, vaddr_t va);
-/* Maps a fresh zeroed frame at va (page aligned). 0 or -ENOMEM. */
-int  aspace_map_zero_page(struct aspace *as, vaddr_t va, unsigned prot);
-/* The same into the (empty) leaf entry the caller already walked to. */
-int  aspace_map_zero_page_probed(struct aspace *as, void *leaf, vaddr_t va, unsigned prot,
-                                 struct fault_probe *probe);
+/* An image region whose pages come from src (see struct region). */
+int  aspace_add_image(struct aspace *as, vaddr_t start, vaddr_t end, unsigned prot,
+                      const uint8_t *src, vaddr_t src_va, uint64_t src_len);
+/* Makes the page at va present whatever the region's rights (as->lock
+ * held): for the kernel's own writes (exec's argv) and for loading a whole
+ * image. *pa (may be NULL) is its frame. 0 or -errno. */
+int  aspace_make_present(struct aspace *as, vaddr_t va, paddr_t *pa);
 int  aspace_clone(struct aspace *src, struct aspace **out);
 long aspace_sbrk(struct aspace *as, long increment);
 /* Anonymous demand-zero mapping of len bytes (rounded up to pages) with
@@ -78,8 +86,8 @@ long aspace_mmap_anon(struct aspace *as, vaddr_t addr, uint64_t len, unsigned pr
 /* Removes [addr, addr + len) from the anonymous regions it meets; any other
  * kind of region in the range is -EINVAL. 0 or -errno. */
 int  aspace_munmap(struct aspace *as, vaddr_t addr, uint64_t len);
-/* Copies into as (which need not be the active one) through the direct map,
- * creating pages as the regions allow. For exec. */
+/* Copies into as (which need not be the active one; its lock held) through
+ * the direct map, creating pages as the regions allow. For exec. */
 int  aspace_write(struct aspace *as, vaddr_t va, const void *src, uint64_t n);
 /* Makes every hart that may cache translations of as flush them, and waits. */
 void aspace_shootdown(struct aspace *as);
@@ -94,7 +102,7 @@ void uncommit_pages(uint64_t n);
 /* Probe points of a fault, in cycles (meters); 0 = not reached. */
 struct fault_probe {
     uint64_t frame_at;     /* a frame was obtained */
-    uint64_t zeroed_at;    /* it was zeroed */
+    uint64_t zeroed_at;    /* it was filled (zeroed, or read from its slot) */
     uint64_t mapped_at;    /* the mapping was installed */
 };
 

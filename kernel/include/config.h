@@ -25,6 +25,25 @@
 #define MAX_RAM_FILES       32       /* writable in-memory files */
 #define RAM_FILE_MAX_PAGES  16       /* 64 KiB per writable file */
 
+/* --- memory managers --- */
+#define USER_FRAME_RESERVE  32       /* frames user pages may not take: page tables,
+                                        kernel stacks and exec buffers need some even
+                                        when user pages have filled memory */
+#define RECLAIM_TRIES       8        /* victims one fault may try before giving up
+                                        (each failure is a page whose owner was busy) */
+#define SWAP_MIN_SLOTS      64       /* a device smaller than this (256 KiB) is not
+                                        worth swapping to: run without swap */
+#define SWAP_MAX_SLOTS      (1U << 20) /* 4 GiB of page slots: the bitmap is static */
+#define SWAP_IO_BATCH       16       /* page transfers in flight when a whole
+                                        process moves (a queue's worth) */
+#define SWAPPER_PERIOD_MS   10       /* the swapper looks again after this when it
+                                        had nothing it could do (one tick) */
+#define SWAP_MIN_IN_MS      100      /* a runnable process stays in at least this
+                                        long before it may be pushed out ... */
+#define SWAP_MIN_OUT_MS     50       /* ... and out this long before it comes back:
+                                        V7 used seconds; ours is a smaller machine
+                                        image moving over a fast disk */
+
 /* --- stacks --- */
 #define KSTACK_PAGES        4        /* 16 KiB kernel stack per thread */
 #define KSTACK_SLOT_SHIFT   15       /* 32 KiB of address space per stack: the

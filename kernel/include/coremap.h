@@ -8,7 +8,8 @@
  * it with the frames lock and the direct map.
  *
  * Frames are named by index (0 .. nframes-1) relative to base_pfn. Lists are
- * threaded through the records by index, which keeps a record at 24 bytes.
+ * threaded through the records by index. A record is 32 bytes (under 1% of
+ * the memory it describes).
  */
 #ifndef FAULTLINE_COREMAP_H
 #define FAULTLINE_COREMAP_H
@@ -33,7 +34,8 @@ enum frame_state {
 struct frame {
     uint8_t  state;       /* enum frame_state */
     uint8_t  flags;       /* FRAME_F_* */
-    uint16_t pins;        /* >0: may not be reclaimed (I/O in flight, kernel use) */
+    uint32_t pins;        /* >0: may not be reclaimed (I/O in flight, being mapped);
+                             32 bits so it can be changed with an atomic add */
     uint32_t next;        /* list link (index) or FRAME_NONE */
     void    *owner;       /* struct aspace * for FRAME_USER; NULL otherwise */
     uint64_t vpn;         /* virtual page number in owner (FRAME_USER) */

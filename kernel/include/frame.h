@@ -19,7 +19,29 @@ void frames_init(paddr_t ram_base, paddr_t ram_top, paddr_t first_free,
 paddr_t frame_alloc(enum frame_state state);          /* 0 when memory is exhausted */
 paddr_t frame_alloc_zeroed(enum frame_state state);
 void    frame_free(paddr_t pa);                        /* panics on a double free */
-paddr_t frame_alloc_owned(void *owner, uint64_t vpn);      /* FRAME_USER, owner recorded */
+/* A user frame (FRAME_USER, owner and page recorded). The replacement
+ * clock takes a user frame only once the owner's entry for the page maps
+ * it, so a frame being filled needs no pin. Fails (0) while free frames
+ * are at or below USER_FRAME_RESERVE, which keeps frames for page tables
+ * and kernel stacks when user pages have filled memory. */
+paddr_t frame_alloc_user(void *owner, uint64_t vpn);
+/* The victim frame_choose_victim pinned, let go. */
+void    frame_unpin(paddr_t pa);
+/* The physical address of core-map record index. */
+paddr_t frame_pa_of(uint32_t index);
+/* FRAME_F_DIRTY: the frame differs from every copy elsewhere (its page was
+ * written through the direct map, swapped in, or copied by fork), so it
+ * must be written out before it can be dropped, whatever the PTE says. */
+void    frame_set_dirty(paddr_t pa, bool dirty);
+bool    frame_is_dirty(paddr_t pa);
+
+struct clock_hand;
+enum clock_verdict;
+/* Runs the replacement clock over the core map under the frames lock; the
+ * victim comes back pinned, with its owner and page. 0 if none. */
+paddr_t frame_choose_victim(struct clock_hand *h,
+                            enum clock_verdict (*examine)(struct frame *f, uint32_t index, void *ctx),
+                            void *ctx, void **owner, uint64_t *vpn);
 
 uint64_t frames_free_count(void);
 uint64_t frames_total_count(void);

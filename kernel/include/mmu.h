@@ -35,7 +35,52 @@ int  mmu_map_page(pagetable_t root, vaddr_t va, paddr_t pa, unsigned prot);
  * page covers va. */
 void *mmu_leaf(pagetable_t root, vaddr_t va, bool create);
 bool mmu_leaf_get(const void *leaf, paddr_t *pa, unsigned *prot);  /* false: not present */
+/* Present, with accessed and dirty preset (no tracking: kernel, and user
+ * pages that will never be written back). */
 void mmu_leaf_set(void *leaf, paddr_t pa, unsigned prot);
+
+/*
+ * What the memory managers keep in a user leaf entry. The hardware sees
+ * only PRESENT; the other states are software encodings in an entry the
+ * hardware ignores (not valid), so touching such a page faults into
+ * vm_fault, which reads the state back.
+ */
+enum leaf_state {
+    LEAF_EMPTY,       /* never touched: fill from the region's origin */
+    LEAF_PRESENT,     /* mapped */
+    LEAF_HIDDEN,      /* frame still mapped, hidden to catch the next reference (refbits=sw) */
+    LEAF_SWAPPED,     /* contents in a slot on the swap/paging device */
+    LEAF_DISCARDED,   /* was resident, dropped clean: refill from the origin (not a first touch) */
+};
+
+struct leaf_info {
+    enum leaf_state state;
+    paddr_t  pa;          /* PRESENT, HIDDEN */
+    unsigned prot;        /* PRESENT, HIDDEN */
+    unsigned bits;        /* PRESENT, HIDDEN: MMU_ACCESSED | MMU_DIRTY */
+    uint64_t slot;        /* SWAPPED */
+};
+
+enum leaf_state mmu_leaf_read(const void *leaf, struct leaf_info *info);
+/* Present with reference and dirty tracking: accessed set (a page just
+ * brought in has been referenced), dirty left for the hardware to set on
+ * the first write, unless dirty is true. */
+void mmu_leaf_set_tracked(void *leaf, paddr_t pa, unsigned prot, bool dirty);
+void mmu_leaf_set_swapped(void *leaf, uint64_t slot);
+void mmu_leaf_set_discarded(void *leaf);
+void mmu_leaf_clear(void *leaf);                  /* back to EMPTY */
+/* Atomically: clears the accessed bit of a PRESENT entry; true if it was set. */
+bool mmu_leaf_test_clear_accessed(void *leaf);
+/* Atomically: PRESENT -> HIDDEN, clearing accessed. */
+void mmu_leaf_hide(void *leaf);
+/* HIDDEN -> PRESENT, accessed set. */
+void mmu_leaf_reveal(void *leaf);
+/* Atomically empties a PRESENT or HIDDEN entry and returns its MMU_DIRTY /
+ * MMU_ACCESSED bits as they were at that instant: after this (and a TLB
+ * shootdown) no hart can write the frame, and no write was lost. */
+unsigned mmu_leaf_take(void *leaf);
+/* The largest slot number a SWAPPED entry can hold. */
+uint64_t mmu_max_swap_slot(void);
 /* Removes a 4 KiB mapping; returns the physical address it had, or 0. */
 paddr_t mmu_unmap_page(pagetable_t root, vaddr_t va);
 /* Finds a 4 KiB user mapping: returns true and fills *pa, *prot, *state. */
@@ -48,9 +93,10 @@ pagetable_t mmu_new_user_root(void);
 /* Frees the user half's table pages and the root. Leaf frames must already
  * have been unmapped (the caller owns them). */
 void mmu_free_user_root(pagetable_t root);
-/* Calls fn for every mapped 4 KiB user page, in address order. */
-void mmu_for_each_user_page(pagetable_t root,
-                            void (*fn)(vaddr_t va, paddr_t pa, unsigned prot, void *ctx), void *ctx);
+/* Calls fn for every 4 KiB user leaf entry that is not EMPTY, in address
+ * order, with the entry itself (fn may change it). */
+void mmu_for_each_user_leaf(pagetable_t root,
+                            void (*fn)(vaddr_t va, void *leaf, void *ctx), void *ctx);
 
 void mmu_activate(pagetable_t root);      /* load it on this hart */
 void mmu_flush_local(void);               /* flush this hart's TLB */

@@ -21,7 +21,7 @@ enum lightsys_kind { LIGHTSYS_ON, LIGHTSYS_OFF };
 
 struct boot_params {
     enum mm_kind  mm;          /* mm=swap|paging, default paging */
-    enum pc_kind  pc;          /* pc=inline|daemon, default inline */
+    enum pc_kind  pc;          /* pc=inline (daemon: not built yet, refused), default inline */
     enum refbits_kind refbits; /* refbits=hw|sw, default hw */
     uint64_t      mem_limit;   /* mem=SIZE in bytes (K, M, G suffixes); 0 = no cap */
     char          init[64];    /* init=PATH, default "/init" */
@@ -42,5 +42,8 @@ void params_describe(const struct boot_params *p, char *buf, size_t len);
 
 /* Parses "64M", "512K", "1G", "4096" into bytes. Returns 0 on success. */
 int params_parse_size(const char *s, size_t len, uint64_t *out);
+
+/* The parameters this boot runs with (kernel/main.c). */
+extern struct boot_params params;
 
 #endif

@@ -78,6 +78,15 @@ struct proc {
     uint64_t child_utime, child_stime;   /* from reaped children */
     struct fl_sigaction sig_actions[NSIG];  /* under lock */
     uint64_t sig_pending;         /* under lock: directed at the process (kill) */
+    /* mm=swap (swapper.c). swapped: the image is (going) out, so the
+     * scheduler passes the threads over; set by the swapper or the
+     * process itself, read by the scheduler without a lock. */
+    bool     swapped;
+    uint32_t swap_need;           /* frames it needs to come back in */
+    bool     swap_lent;           /* it went out in a fault, holding its space's
+                                     lock: the swapper uses it on its behalf */
+    uint64_t swap_stamp;          /* arch time it last went out or came in */
+    uint64_t last_ran;            /* arch time one of its threads last got a hart */
     char     name[FL_NAME_MAX];
 };
 

@@ -9,6 +9,8 @@
 #include "printk.h"
 #include "kstring.h"
 #include "meter.h"
+#include "mm.h"
+#include "swap.h"
 #include <faultline/errno.h>
 
 #define MAX_ASPACES (MAX_PROCS * 2)     /* exec holds the old and the new */
@@ -25,7 +27,7 @@ int commit_pages(uint64_t n)
 {
     uint64_t cur = __atomic_load_n(&lazy_committed, __ATOMIC_RELAXED);
     for (;;) {
-        uint64_t free = frames_free_count();
+        uint64_t free = frames_free_count() + mm_commit_extra();
         uint64_t limit = free > COMMIT_RESERVE_FRAMES ? free - COMMIT_RESERVE_FRAMES : 0;
         if (cur + n > limit)
             return -ENOMEM;
@@ -70,23 +72,49 @@ struct aspace *aspace_create(void)
     return as;
 }
 
-static void free_page(vaddr_t va, paddr_t pa, unsigned prot, void *ctx)
+/* Gives back whatever a leaf holds: its frame or its swap slot. Returns
+ * the frame (the caller frees it once no TLB can reach it), or 0. */
+static paddr_t drop_leaf(struct aspace *as, void *leaf)
 {
-    (void)prot;
-    struct aspace *as = ctx;
-    mmu_unmap_page(as->root, va);
-    frame_free(pa);
-    as->resident--;
+    struct leaf_info li;
+    switch (mmu_leaf_read(leaf, &li)) {
+    case LEAF_PRESENT:
+    case LEAF_HIDDEN:
+        mmu_leaf_take(leaf);
+        as->resident--;
+        return li.pa;
+    case LEAF_SWAPPED:
+        mmu_leaf_clear(leaf);
+        swap_free((uint32_t)li.slot, 1);
+        return 0;
+    case LEAF_DISCARDED:
+    case LEAF_EMPTY:
+        mmu_leaf_clear(leaf);
+        return 0;
+    }
+    return 0;
+}
+
+static void destroy_leaf(vaddr_t va, void *leaf, void *ctx)
+{
+    (void)va;
+    paddr_t pa = drop_leaf(ctx, leaf);
+    if (pa)
+        frame_free(pa);
 }
 
 void aspace_destroy(struct aspace *as)
 {
     release_harts(as);
-    mmu_for_each_user_page(as->root, free_page, as);
+    /* The lock keeps the replacement clock away: it only takes a page
+     * whose space it can lock. */
+    sleeplock_acquire(&as->lock);
+    mmu_for_each_user_leaf(as->root, destroy_leaf, as);
     mmu_free_user_root(as->root);
     as->root = 0;
     uncommit_pages(as->lazy_pages);
     as->lazy_pages = 0;
+    sleeplock_release(&as->lock);
     spin_lock(&aspaces_lock);
     as->in_use = false;
     spin_unlock(&aspaces_lock);
@@ -102,7 +130,22 @@ int aspace_add_region(struct aspace *as, vaddr_t start, vaddr_t end, unsigned pr
     for (int i = 0; i < as->nregions; i++)
         if (start < as->regions[i].end && as->regions[i].start < end)
             return -EINVAL;
-    as->regions[as->nregions++] = (struct region){ start, end, prot, kind };
+    as->regions[as->nregions++] = (struct region){ .start = start, .end = end, .prot = prot, .kind = kind };
+    return 0;
+}
+
+int aspace_add_image(struct aspace *as, vaddr_t start, vaddr_t end, unsigned prot,
+                     const uint8_t *src, vaddr_t src_va, uint64_t src_len)
+{
+    if (src_va < start || src_len > end - src_va)
+        return -EINVAL;
+    int rc = aspace_add_region(as, start, end, prot, REGION_IMAGE);
+    if (rc)
+        return rc;
+    struct region *r = &as->regions[as->nregions - 1];
+    r->src = src;
+    r->src_va = src_va;
+    r->src_len = src_len;
     return 0;
 }
 
@@ -114,50 +157,58 @@ struct region *aspace_find_region(struct aspace *as, vaddr_t va)
     return NULL;
 }
 
-/* Allocates a zeroed frame and maps it at va with the region's rights,
- * noting the probe points of the demand-zero path if asked. */
-int aspace_map_zero_page_probed(struct aspace *as, void *leaf, vaddr_t va, unsigned prot,
-                                struct fault_probe *probe)
-{
-    paddr_t pa = frame_alloc_owned(as, va >> PAGE_SHIFT);
-    if (!pa)
-        return -ENOMEM;
-    if (probe)
-        probe->frame_at = meter_now();
-    zero_page((void *)PA_TO_KVA(pa));
-    if (probe)
-        probe->zeroed_at = meter_now();
-    mmu_leaf_set(leaf, pa, prot | PROT_U);
-    as->resident++;
-    if (probe)
-        probe->mapped_at = meter_now();
-    return 0;
-}
+struct clone_ctx { struct aspace *src, *dst; int rc; };
 
-int aspace_map_zero_page(struct aspace *as, vaddr_t va, unsigned prot)
-{
-    void *leaf = mmu_leaf(as->root, va, true);
-    return leaf ? aspace_map_zero_page_probed(as, leaf, va, prot, NULL) : -ENOMEM;
-}
-
-struct clone_ctx { struct aspace *dst; int rc; };
-
-static void copy_page(vaddr_t va, paddr_t pa, unsigned prot, void *arg)
+/* Copies one page of the parent into the child, wherever it is now. The
+ * child's frame comes first: getting it may evict a parent page (the
+ * parent's lock is ours), so the parent's entry is read only after. */
+static void copy_leaf(vaddr_t va, void *leaf, void *arg)
 {
     struct clone_ctx *cc = arg;
     if (cc->rc)
         return;
-    paddr_t copy = frame_alloc_owned(cc->dst, va >> PAGE_SHIFT);
+    struct leaf_info li;
+    void *dleaf = mmu_leaf(cc->dst->root, va, true);
+    if (!dleaf) {
+        cc->rc = -ENOMEM;
+        return;
+    }
+    if (mmu_leaf_read(leaf, &li) == LEAF_DISCARDED) {
+        mmu_leaf_set_discarded(dleaf);      /* same origin, nothing to copy */
+        return;
+    }
+    struct region *r = aspace_find_region(cc->dst, va);
+    int err;
+    bool made_room;
+    paddr_t copy = r ? mm_alloc_frame(cc->dst, va, &err, &made_room) : 0;
     if (!copy) {
-        cc->rc = -ENOMEM;
+        cc->rc = r ? err : -EFAULT;
         return;
     }
-    memcpy((void *)PA_TO_KVA(copy), (const void *)PA_TO_KVA(pa), PAGE_SIZE);
-    if (mmu_map_page(cc->dst->root, va, copy, prot)) {
+    int rc = 0;
+    switch (mmu_leaf_read(leaf, &li)) {
+    case LEAF_PRESENT:
+    case LEAF_HIDDEN:
+        memcpy((void *)PA_TO_KVA(copy), (const void *)PA_TO_KVA(li.pa), PAGE_SIZE);
+        break;
+    case LEAF_SWAPPED:
+        rc = swap_read((uint32_t)li.slot, copy);
+        break;
+    case LEAF_DISCARDED:
+    case LEAF_EMPTY:
+        /* Evicted clean while the frame was found: same origin. */
+        mmu_leaf_set_discarded(dleaf);
         frame_free(copy);
-        cc->rc = -ENOMEM;
         return;
     }
+    if (rc) {
+        frame_free(copy);
+        cc->rc = rc;
+        return;
+    }
+    /* Nothing else holds what the child's frame holds. */
+    frame_set_dirty(copy, true);
+    mmu_leaf_set_tracked(dleaf, copy, r->prot | PROT_U, false);
     cc->dst->resident++;
 }
 
@@ -166,15 +217,18 @@ int aspace_clone(struct aspace *src, struct aspace **out)
     struct aspace *dst = aspace_create();
     if (!dst)
         return -EAGAIN;
+    /* Parent before child; nobody else can wait for the new child's lock. */
     sleeplock_acquire(&src->lock);
+    sleeplock_acquire(&dst->lock);
     memcpy(dst->regions, src->regions, sizeof dst->regions);
     dst->nregions = src->nregions;
     dst->heap_start = src->heap_start;
     dst->brk = src->brk;
-    struct clone_ctx cc = { dst, commit_pages(src->lazy_pages) };
+    struct clone_ctx cc = { src, dst, commit_pages(src->lazy_pages) };
     if (!cc.rc)
         dst->lazy_pages = src->lazy_pages;
-    mmu_for_each_user_page(src->root, copy_page, &cc);
+    mmu_for_each_user_leaf(src->root, copy_leaf, &cc);
+    sleeplock_release(&dst->lock);
     sleeplock_release(&src->lock);
     if (cc.rc) {
         aspace_destroy(dst);
@@ -209,7 +263,8 @@ static vaddr_t heap_limit(struct aspace *as, const struct region *heap)
  * Unmaps [from, to), flushes every TLB that may hold those pages, then
  * frees their frames: a frame must not be reused while another hart can
  * still reach it through a stale entry. Batched so the frames wait in a
- * small array. Returns how many pages in the range were never touched.
+ * small array. Swap slots go at once (no hart reaches those). Returns how
+ * many pages in the range were never touched.
  */
 #define UNMAP_BATCH 64
 static uint64_t unmap_range(struct aspace *as, vaddr_t from, vaddr_t to)
@@ -218,12 +273,14 @@ static uint64_t unmap_range(struct aspace *as, vaddr_t from, vaddr_t to)
     int nfreed = 0;
     uint64_t untouched = 0;
     for (vaddr_t va = from; va < to; va += PAGE_SIZE) {
-        paddr_t pa = mmu_unmap_page(as->root, va);
-        if (!pa) {
+        void *leaf = mmu_leaf(as->root, va, false);
+        if (!leaf || mmu_leaf_read(leaf, NULL) == LEAF_EMPTY) {
             untouched++;
             continue;
         }
-        as->resident--;
+        paddr_t pa = drop_leaf(as, leaf);
+        if (!pa)
+            continue;
         freed[nfreed++] = pa;
         if (nfreed == (int)ARRAY_SIZE(freed)) {
             aspace_shootdown(as);
@@ -406,7 +463,7 @@ int aspace_munmap(struct aspace *as, vaddr_t addr, uint64_t len)
             r->end = from;
         } else {
             /* A hole in the middle: the upper part becomes a region of its own. */
-            as->regions[as->nregions++] = (struct region){ to, r->end, r->prot, REGION_ANON };
+            as->regions[as->nregions++] = (struct region){ .start = to, .end = r->end, .prot = r->prot, .kind = REGION_ANON };
             r->end = from;
         }
         i++;
@@ -424,16 +481,12 @@ int aspace_write(struct aspace *as, vaddr_t va, const void *src, uint64_t n)
         vaddr_t page = ALIGN_DOWN(va, PAGE_SIZE);
         uint64_t off = va - page, chunk = MIN(n, PAGE_SIZE - off);
         paddr_t pa;
-        if (!mmu_lookup(as->root, page, &pa, NULL, NULL)) {
-            struct region *r = aspace_find_region(as, page);
-            if (!r)
-                return -EFAULT;
-            int rc = aspace_map_zero_page(as, page, r->prot);
-            if (rc)
-                return rc;
-            mmu_lookup(as->root, page, &pa, NULL, NULL);
-        }
+        int rc = aspace_make_present(as, page, &pa);
+        if (rc)
+            return rc;
         memcpy((uint8_t *)PA_TO_KVA(pa) + off, s, chunk);
+        /* Written behind the page table's back: no dirty bit was set. */
+        frame_set_dirty(pa, true);
         s += chunk;
         va += chunk;
         n -= chunk;

@@ -2,57 +2,170 @@
  * The fault dispatcher: every page fault on a user address, from user mode
  * or from a kernel copy routine, comes here. It decides whether the address
  * is valid (a region covers it and allows the access) and makes the page
- * present. Today that means demand-zero for heap, stack and anonymous
- * mappings; the memory managers will add page-in and swap-in behind the
- * same entry point.
+ * present, from wherever its contents are:
+ *
+ *   never touched / dropped clean   its origin: zeros, or the initrd's
+ *                                   bytes for an image page
+ *   on the swap/paging device       read back from its slot (a page-in)
+ *   hidden by the clock (refbits=sw) still in memory: revealed (a minor fault)
+ *
+ * Getting a frame may mean evicting someone else's page first: that is the
+ * memory manager's make_room (mm.h), reached through mm_alloc_frame.
  */
 #include "aspace.h"
 #include "frame.h"
+#include "mm.h"
+#include "swap.h"
+#include "vmstat.h"
+#include "meter.h"
+#include "kstring.h"
 #include <faultline/errno.h>
 
-static bool region_allows(const struct region *r, enum access a)
+static bool prot_allows(unsigned prot, enum access a)
 {
     switch (a) {
-    case ACCESS_READ:  return r->prot & PROT_R;
-    case ACCESS_WRITE: return r->prot & PROT_W;
-    case ACCESS_EXEC:  return r->prot & PROT_X;
+    case ACCESS_READ:  return prot & PROT_R;
+    case ACCESS_WRITE: return prot & PROT_W;
+    case ACCESS_EXEC:  return prot & PROT_X;
     }
     return false;
+}
+
+/* Writes the page's origin into the frame: zeros, then for an image page
+ * the part of its segment's file bytes that falls in it. */
+static void fill_from_origin(const struct region *r, vaddr_t page, paddr_t pa,
+                             struct fault_probe *probe)
+{
+    uint8_t *dst = (uint8_t *)PA_TO_KVA(pa);
+    zero_page(dst);
+    if (probe)
+        probe->zeroed_at = meter_now();
+    if (r->kind != REGION_IMAGE)
+        return;
+    vaddr_t from = MAX(page, r->src_va), to = MIN(page + PAGE_SIZE, r->src_va + r->src_len);
+    if (from < to)
+        memcpy(dst + (from - page), r->src + (from - r->src_va), to - from);
+}
+
+/* The page is not in memory: get a frame, fill it, map it. */
+static int bring_in(struct aspace *as, struct region *r, vaddr_t page, void *leaf,
+                    struct leaf_info *li, struct fault_probe *probe)
+{
+    uint64_t start = meter_now();
+    int err;
+    bool made_room;
+    paddr_t pa = mm_alloc_frame(as, page, &err, &made_room);
+    if (!pa)
+        return err;
+    /* Making room may have sent this very process out and back (mm=swap),
+     * which changes entries: look again. */
+    if (made_room && mmu_leaf_read(leaf, NULL) != li->state) {
+        if (mmu_leaf_read(leaf, li) == LEAF_PRESENT || li->state == LEAF_HIDDEN) {
+            if (li->state == LEAF_HIDDEN)
+                mmu_leaf_reveal(leaf);
+            frame_free(pa);
+            return 0;
+        }
+    }
+    if (probe)
+        probe->frame_at = meter_now();
+    bool dirty = false;
+    if (li->state == LEAF_SWAPPED) {
+        uint32_t slot = (uint32_t)li->slot;
+        if (swap_read(slot, pa)) {
+            frame_free(pa);
+            return -EIO;
+        }
+        if (probe)
+            probe->zeroed_at = meter_now();
+        swap_free(slot, 1);
+        /* The only copy is now the frame. */
+        dirty = true;
+        vm_count(VM_PAGEINS);
+    } else {
+        fill_from_origin(r, page, pa, probe);
+        vm_count(r->kind == REGION_IMAGE ? VM_IMAGE_FILLS : VM_ZERO_FILLS);
+    }
+    if (dirty)
+        frame_set_dirty(pa, true);
+    mmu_leaf_set_tracked(leaf, pa, r->prot | PROT_U, false);
+    as->resident++;
+    if (probe)
+        probe->mapped_at = meter_now();
+    if (li->state == LEAF_SWAPPED)
+        meter_record(FL_METER_PAGEIN, start, meter_now());
+    if (li->state == LEAF_EMPTY && (r->kind == REGION_HEAP || r->kind == REGION_ANON)) {
+        /* The page sbrk or mmap promised is now real: it counts as resident. */
+        as->lazy_pages--;
+        uncommit_pages(1);
+    }
+    return 0;
 }
 
 int vm_fault_locked(struct aspace *as, vaddr_t va, enum access access, struct fault_probe *probe)
 {
     vaddr_t page = ALIGN_DOWN(va, PAGE_SIZE);
     struct region *r = aspace_find_region(as, page);
-    if (!r || !region_allows(r, access))
+    if (!r || !prot_allows(r->prot, access))
         return -EFAULT;
     /* One walk for both the look and the fill (it makes the table pages a
      * valid address needs anyway). */
     void *leaf = mmu_leaf(as->root, page, true);
     if (!leaf)
         return -ENOMEM;
-    unsigned prot;
-    if (mmu_leaf_get(leaf, NULL, &prot)) {
-        /* Present: another thread got here first, or the rights are wrong. */
-        bool ok = access == ACCESS_WRITE ? (prot & PROT_W) :
-                  access == ACCESS_EXEC ? (prot & PROT_X) : (prot & PROT_R);
-        return ok ? 0 : -EFAULT;
+    struct leaf_info li;
+    /* The common case, a first touch, needs only the state. */
+    li.state = mmu_leaf_read(leaf, NULL);
+    if (li.state != LEAF_EMPTY)
+        mmu_leaf_read(leaf, &li);
+    switch (li.state) {
+    case LEAF_PRESENT:
+        /* Another thread got here first, or the rights are wrong. */
+        return prot_allows(li.prot, access) ? 0 : -EFAULT;
+    case LEAF_HIDDEN: {
+        uint64_t start = meter_now();
+        mmu_leaf_reveal(leaf);
+        vm_count(VM_MINOR_FAULTS);
+        meter_record(FL_METER_MINOR_FAULT, start, meter_now());
+        return 0;
     }
-    if (r->kind == REGION_IMAGE)
-        return -EFAULT;           /* image pages are present from exec on */
-    int rc = aspace_map_zero_page_probed(as, leaf, page, r->prot, probe);
-    if (rc == 0 && (r->kind == REGION_HEAP || r->kind == REGION_ANON)) {
-        /* The page sbrk or mmap promised is now real: it counts as resident. */
-        as->lazy_pages--;
-        uncommit_pages(1);
+    case LEAF_EMPTY:
+    case LEAF_DISCARDED:
+    case LEAF_SWAPPED:
+        break;
     }
-    return rc;
+    return bring_in(as, r, page, leaf, &li, probe);
 }
 
 int vm_fault(struct aspace *as, vaddr_t va, enum access access, struct fault_probe *probe)
 {
+    vm_count(VM_FAULTS);
     sleeplock_acquire(&as->lock);
     int rc = vm_fault_locked(as, va, access, probe);
     sleeplock_release(&as->lock);
     return rc;
+}
+
+int aspace_make_present(struct aspace *as, vaddr_t va, paddr_t *pa)
+{
+    vaddr_t page = ALIGN_DOWN(va, PAGE_SIZE);
+    struct region *r = aspace_find_region(as, page);
+    if (!r)
+        return -EFAULT;
+    void *leaf = mmu_leaf(as->root, page, true);
+    if (!leaf)
+        return -ENOMEM;
+    struct leaf_info li;
+    enum leaf_state st = mmu_leaf_read(leaf, &li);
+    if (st == LEAF_HIDDEN) {
+        mmu_leaf_reveal(leaf);
+    } else if (st != LEAF_PRESENT) {
+        int rc = bring_in(as, r, page, leaf, &li, NULL);
+        if (rc)
+            return rc;
+        mmu_leaf_read(leaf, &li);
+    }
+    if (pa)
+        *pa = li.pa;
+    return 0;
 }

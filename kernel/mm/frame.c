@@ -7,6 +7,7 @@
 #include "spinlock.h"
 #include "printk.h"
 #include "kstring.h"
+#include "clock.h"
 #include <arch/arch.h>
 
 static struct coremap core;
@@ -66,17 +67,78 @@ void frame_free(paddr_t pa)
 }
 
 /* A user frame with its core-map owner set in the same lock hold. */
-paddr_t frame_alloc_owned(void *owner, uint64_t vpn)
+paddr_t frame_alloc_user(void *owner, uint64_t vpn)
 {
     spin_lock(&frames_lock);
-    pfn_t pfn = coremap_alloc(&core, FRAME_USER);
+    pfn_t pfn = core.nfree > USER_FRAME_RESERVE ? coremap_alloc(&core, FRAME_USER) : 0;
     struct frame *f = pfn ? coremap_frame(&core, pfn) : NULL;
     if (f) {
         f->owner = owner;
         f->vpn = vpn;
+        f->flags = 0;
     }
     spin_unlock(&frames_lock);
     return (paddr_t)pfn << PAGE_SHIFT;
+}
+
+static struct frame *frame_of(paddr_t pa)
+{
+    struct frame *f = coremap_frame(&core, pa >> PAGE_SHIFT);
+    if (!f || f->state != FRAME_USER)
+        panic("frames: %lx is not a user frame", (uint64_t)pa);
+    return f;
+}
+
+/* Lock-free: pins are only ever changed with atomic adds (the clock adds
+ * its pin under the lock, which keeps its reading of pins == 0 and its
+ * pin together). */
+void frame_unpin(paddr_t pa)
+{
+    struct frame *f = frame_of(pa);
+    if (__atomic_fetch_sub(&f->pins, 1, __ATOMIC_RELEASE) == 0)
+        panic("frames: unpinning %lx, which is not pinned", (uint64_t)pa);
+}
+
+void frame_set_dirty(paddr_t pa, bool dirty)
+{
+    spin_lock(&frames_lock);
+    struct frame *f = frame_of(pa);
+    if (dirty)
+        f->flags |= FRAME_F_DIRTY;
+    else
+        f->flags &= ~FRAME_F_DIRTY;
+    spin_unlock(&frames_lock);
+}
+
+bool frame_is_dirty(paddr_t pa)
+{
+    spin_lock(&frames_lock);
+    bool dirty = frame_of(pa)->flags & FRAME_F_DIRTY;
+    spin_unlock(&frames_lock);
+    return dirty;
+}
+
+paddr_t frame_choose_victim(struct clock_hand *h,
+                            enum clock_verdict (*examine)(struct frame *f, uint32_t index, void *ctx),
+                            void *ctx, void **owner, uint64_t *vpn)
+{
+    spin_lock(&frames_lock);
+    uint32_t i = clock_select(&core, h, examine, ctx);
+    paddr_t pa = 0;
+    if (i != FRAME_NONE) {
+        struct frame *f = &core.frames[i];
+        __atomic_fetch_add(&f->pins, 1, __ATOMIC_ACQUIRE);
+        *owner = f->owner;
+        *vpn = f->vpn;
+        pa = (core.base_pfn + i) << PAGE_SHIFT;
+    }
+    spin_unlock(&frames_lock);
+    return pa;
+}
+
+paddr_t frame_pa_of(uint32_t index)
+{
+    return (core.base_pfn + index) << PAGE_SHIFT;
 }
 
 uint64_t frames_free_count(void)  { return core.nfree; }

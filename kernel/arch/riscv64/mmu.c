@@ -19,6 +19,14 @@
 #define PTE_D   (1UL << 7)
 #define PTE_LEAF_BITS   (PTE_R | PTE_W | PTE_X)
 #define PTE_PPN_SHIFT   10
+#define PTE_PPN_BITS    44
+/* The two bits Sv39 reserves for software. In an entry that is not valid
+ * the hardware looks at nothing, so they (with the PPN field) carry the
+ * memory managers' states: see enum leaf_state. */
+#define PTE_SW_SWAPPED    (1UL << 8)    /* PPN field = swap slot */
+#define PTE_SW_HIDDEN     (1UL << 9)    /* the rest of the entry is intact, V cleared */
+#define PTE_SW_DISCARDED  (PTE_SW_SWAPPED | PTE_SW_HIDDEN)
+#define PTE_SW_MASK       (PTE_SW_SWAPPED | PTE_SW_HIDDEN)
 
 #define SV39_LEVELS       3
 #define PT_ENTRIES        512
@@ -128,6 +136,85 @@ void mmu_leaf_set(void *leaf, paddr_t pa, unsigned prot)
     *(pte_t *)leaf = pa_pte(pa) | prot_bits(prot);
 }
 
+enum leaf_state mmu_leaf_read(const void *leaf, struct leaf_info *info)
+{
+    pte_t e = __atomic_load_n((const pte_t *)leaf, __ATOMIC_RELAXED);
+    enum leaf_state st;
+    if (e & PTE_V)
+        st = LEAF_PRESENT;
+    else if ((e & PTE_SW_MASK) == PTE_SW_DISCARDED)
+        st = LEAF_DISCARDED;
+    else if (e & PTE_SW_HIDDEN)
+        st = LEAF_HIDDEN;
+    else if (e & PTE_SW_SWAPPED)
+        st = LEAF_SWAPPED;
+    else
+        st = LEAF_EMPTY;
+    if (info) {
+        info->state = st;
+        info->pa = pte_pa(e);
+        info->prot = pte_prot(e);
+        info->bits = ((e & PTE_A) ? MMU_ACCESSED : 0) | ((e & PTE_D) ? MMU_DIRTY : 0);
+        info->slot = e >> PTE_PPN_SHIFT;
+    }
+    return st;
+}
+
+void mmu_leaf_set_tracked(void *leaf, paddr_t pa, unsigned prot, bool dirty)
+{
+    pte_t e = pa_pte(pa) | prot_bits(prot);
+    if (!dirty)
+        e &= ~PTE_D;
+    __atomic_store_n((pte_t *)leaf, e, __ATOMIC_RELEASE);
+}
+
+void mmu_leaf_set_swapped(void *leaf, uint64_t slot)
+{
+    __atomic_store_n((pte_t *)leaf, (slot << PTE_PPN_SHIFT) | PTE_SW_SWAPPED, __ATOMIC_RELEASE);
+}
+
+void mmu_leaf_set_discarded(void *leaf)
+{
+    __atomic_store_n((pte_t *)leaf, PTE_SW_DISCARDED, __ATOMIC_RELEASE);
+}
+
+void mmu_leaf_clear(void *leaf)
+{
+    __atomic_store_n((pte_t *)leaf, 0, __ATOMIC_RELEASE);
+}
+
+bool mmu_leaf_test_clear_accessed(void *leaf)
+{
+    pte_t old = __atomic_fetch_and((pte_t *)leaf, ~PTE_A, __ATOMIC_ACQ_REL);
+    return (old & PTE_V) && (old & PTE_A);
+}
+
+void mmu_leaf_hide(void *leaf)
+{
+    pte_t old = __atomic_load_n((pte_t *)leaf, __ATOMIC_RELAXED);
+    /* The hardware may set A or D meanwhile; retry so neither is lost. */
+    while (!__atomic_compare_exchange_n((pte_t *)leaf, &old, (old & ~(PTE_V | PTE_A)) | PTE_SW_HIDDEN,
+                                        false, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+        ;
+}
+
+void mmu_leaf_reveal(void *leaf)
+{
+    pte_t e = __atomic_load_n((pte_t *)leaf, __ATOMIC_RELAXED);
+    __atomic_store_n((pte_t *)leaf, (e & ~PTE_SW_HIDDEN) | PTE_V | PTE_A, __ATOMIC_RELEASE);
+}
+
+unsigned mmu_leaf_take(void *leaf)
+{
+    pte_t old = __atomic_exchange_n((pte_t *)leaf, 0, __ATOMIC_ACQ_REL);
+    return ((old & PTE_A) ? MMU_ACCESSED : 0) | ((old & PTE_D) ? MMU_DIRTY : 0);
+}
+
+uint64_t mmu_max_swap_slot(void)
+{
+    return (1UL << PTE_PPN_BITS) - 1;
+}
+
 int mmu_map_page(pagetable_t root, vaddr_t va, paddr_t pa, unsigned prot)
 {
     pte_t *e = walk(root, va, 0, true);
@@ -195,26 +282,26 @@ void mmu_free_user_root(pagetable_t root)
 }
 
 static void for_each(paddr_t table, int level, vaddr_t base,
-                     void (*fn)(vaddr_t, paddr_t, unsigned, void *), void *ctx)
+                     void (*fn)(vaddr_t, void *, void *), void *ctx)
 {
     pte_t *t = table_of(table);
     int n = level == SV39_LEVELS - 1 ? ROOT_KERNEL_FIRST : PT_ENTRIES;
     for (int i = 0; i < n; i++) {
-        if (!(t[i] & PTE_V))
-            continue;
         vaddr_t va = base + (uint64_t)i * level_size(level);
-        if (t[i] & PTE_LEAF_BITS) {
-            if (level == 0)
-                fn(va, pte_pa(t[i]), pte_prot(t[i]), ctx);
+        if (level == 0) {
+            /* Software states live in entries that are not valid. */
+            if (t[i])
+                fn(va, &t[i], ctx);
             continue;
         }
-        if (level > 0)
-            for_each(pte_pa(t[i]), level - 1, va, fn, ctx);
+        if (!(t[i] & PTE_V) || (t[i] & PTE_LEAF_BITS))
+            continue;        /* user space has no large pages */
+        for_each(pte_pa(t[i]), level - 1, va, fn, ctx);
     }
 }
 
-void mmu_for_each_user_page(pagetable_t root,
-                            void (*fn)(vaddr_t va, paddr_t pa, unsigned prot, void *ctx), void *ctx)
+void mmu_for_each_user_leaf(pagetable_t root,
+                            void (*fn)(vaddr_t va, void *leaf, void *ctx), void *ctx)
 {
     for_each(root, SV39_LEVELS - 1, 0, fn, ctx);
 }

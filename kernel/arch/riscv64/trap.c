@@ -15,6 +15,7 @@
 #include "uart.h"
 #include "printk.h"
 #include "meter.h"
+#include "vmstat.h"
 #include <faultline/abi.h>
 #include <faultline/errno.h>
 
@@ -104,6 +105,19 @@ static void meter_fault(const struct trapframe *tf, const struct fault_probe *fp
     meter_record(FL_METER_FAULT_FRAME_TO_MAP, fp->zeroed_at, fp->mapped_at);
 }
 
+/* A fault the memory manager could not satisfy for want of memory or swap
+ * ends the process, with the reason in the kill line. */
+static bool fault_kills(int rc, uint64_t pc, uint64_t stval)
+{
+    const char *why = rc == -ENOMEM ? "out of memory" :
+                      rc == -ENOSPC ? "out of swap space" : NULL;
+    if (!why)
+        return false;
+    vm_count(VM_OOM_KILLS);
+    proc_user_fault(why, pc, stval, SIGKILL);
+    return true;
+}
+
 static void user_exception(struct trapframe *tf, uint64_t code, uint64_t stval,
                            struct fault_probe *fp)
 {
@@ -116,8 +130,13 @@ static void user_exception(struct trapframe *tf, uint64_t code, uint64_t stval,
             meter_fault(tf, fp);
             return;
         }
-        if (rc == -ENOMEM) {
-            proc_user_fault("out of memory", tf->sepc, stval, SIGKILL);
+        if (fault_kills(rc, tf->sepc, stval))
+            return;
+        if (rc == -EIO) {
+            /* The page's only copy could not be read: a bus error, which
+             * a handler may catch like any other. */
+            if (!signal_catch_fault(SIGBUS, stval))
+                proc_user_fault("I/O error on the paging device", tf->sepc, stval, SIGBUS);
             return;
         }
     }
@@ -175,8 +194,7 @@ void kernel_trap(struct kframe *kf)
             arch_intr_on();
         int rc = vm_fault(p->as, stval, a, NULL);
         arch_intr_off();
-        if (rc == -ENOMEM)
-            proc_user_fault("out of memory", kf->sepc, stval, SIGKILL);
+        fault_kills(rc, kf->sepc, stval);
         if (rc)
             kf->sepc = usercopy_fixup_pc();
         return;

@@ -1,0 +1,29 @@
+/*
+ * Swap space: page slots on the block device (kernel/mm/swap.c), shared by
+ * both memory managers. Slot n is the page at byte n * PAGE_SIZE of the
+ * device. The "swap" spinlock guards the slot map; I/O runs unlocked.
+ */
+#ifndef FAULTLINE_SWAP_H
+#define FAULTLINE_SWAP_H
+
+#include "types.h"
+#include "swapmap.h"
+#include "blk.h"
+
+/* Boot, after blk_init: sizes the slot map and prints one line. */
+void     swap_init(void);
+bool     swap_present(void);
+/* n contiguous slots, or SWAP_NONE when the device is full (or absent). */
+uint32_t swap_alloc(uint32_t n);
+void     swap_free(uint32_t slot, uint32_t n);      /* panics on a bad free */
+void     swap_usage(uint64_t *total, uint64_t *used);
+uint64_t swap_free_slots(void);
+
+/* One page between a frame and a slot; sleeps. 0 or -EIO. */
+int  swap_read(uint32_t slot, paddr_t pa);
+int  swap_write(uint32_t slot, paddr_t pa);
+/* The same, started only: wait with blk_wait(req). For moving a whole
+ * process with many requests in flight. */
+int  swap_start(struct blk_req *req, uint32_t slot, paddr_t pa, bool write);
+
+#endif

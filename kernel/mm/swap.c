@@ -1,0 +1,102 @@
+/*
+ * Swap space on the block device: the slot map (swapmap.c) behind the
+ * "swap" lock, and page-sized transfers. The device carries nothing else,
+ * so every slot from 0 up is usable.
+ */
+#include "swap.h"
+#include "config.h"
+#include "mmu.h"
+#include "spinlock.h"
+#include <arch/arch.h>
+#include "printk.h"
+#include "vmstat.h"
+#include <faultline/errno.h>
+
+#define SECTORS_PER_PAGE (PAGE_SIZE / BLK_SECTOR_SIZE)
+
+static uint64_t slot_bits[SWAPMAP_WORDS(SWAP_MAX_SLOTS)];
+static struct swapmap slots;
+static struct spinlock swap_lock = SPINLOCK_INIT("swap");
+static bool present;
+
+void swap_init(void)
+{
+    if (!blk_present()) {
+        kprintf("faultline: swap: none (no disk): running without swap\n");
+        return;
+    }
+    uint64_t n = blk_capacity() / SECTORS_PER_PAGE;
+    if (n < SWAP_MIN_SLOTS) {
+        kprintf("faultline: swap: the disk is too small (%lu KiB, need at least %lu KiB): "
+                "running without swap\n", blk_capacity() * BLK_SECTOR_SIZE / 1024,
+                (uint64_t)SWAP_MIN_SLOTS * PAGE_SIZE / 1024);
+        return;
+    }
+    if (n > SWAP_MAX_SLOTS) {
+        kprintf("faultline: swap: using the first %lu MiB of the disk\n",
+                (uint64_t)SWAP_MAX_SLOTS * PAGE_SIZE >> 20);
+        n = SWAP_MAX_SLOTS;
+    }
+    if (n > mmu_max_swap_slot())
+        n = mmu_max_swap_slot();
+    swapmap_init(&slots, slot_bits, (uint32_t)n);
+    present = true;
+    kprintf("faultline: swap: %lu page slots (%lu KiB) on the disk\n", n, n * PAGE_SIZE / 1024);
+}
+
+bool swap_present(void) { return present; }
+
+uint32_t swap_alloc(uint32_t n)
+{
+    if (!present)
+        return SWAP_NONE;
+    spin_lock(&swap_lock);
+    uint32_t s = swapmap_alloc(&slots, n);
+    spin_unlock(&swap_lock);
+    return s;
+}
+
+void swap_free(uint32_t slot, uint32_t n)
+{
+    spin_lock(&swap_lock);
+    int rc = present ? swapmap_free(&slots, slot, n) : -1;
+    spin_unlock(&swap_lock);
+    if (rc)
+        panic("swap: bad free of %u slots at %u", n, slot);
+}
+
+void swap_usage(uint64_t *total, uint64_t *used)
+{
+    spin_lock(&swap_lock);
+    *total = present ? slots.nslots : 0;
+    *used = present ? slots.nslots - slots.nfree : 0;
+    spin_unlock(&swap_lock);
+}
+
+uint64_t swap_free_slots(void)
+{
+    return present ? __atomic_load_n(&slots.nfree, __ATOMIC_RELAXED) : 0;
+}
+
+int swap_start(struct blk_req *req, uint32_t slot, paddr_t pa, bool write)
+{
+    req->sector = (uint64_t)slot * SECTORS_PER_PAGE;
+    req->buf = (void *)PA_TO_KVA(pa);
+    req->len = PAGE_SIZE;
+    req->write = write;
+    return blk_submit(req);
+}
+
+static int swap_io(uint32_t slot, paddr_t pa, bool write)
+{
+    struct blk_req req;
+    int rc = swap_start(&req, slot, pa, write);
+    if (!rc)
+        rc = blk_wait(&req);
+    if (rc)
+        vm_count(VM_IO_ERRORS);
+    return rc ? -EIO : 0;
+}
+
+int swap_read(uint32_t slot, paddr_t pa)  { return swap_io(slot, pa, false); }
+int swap_write(uint32_t slot, paddr_t pa) { return swap_io(slot, pa, true); }

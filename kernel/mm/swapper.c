@@ -1,0 +1,385 @@
+/*
+ * mm=swap: whole-process swapping, as in Seventh Edition UNIX. A process
+ * is either wholly in memory or wholly on the swap device; only a process
+ * in memory runs (the scheduler passes over proc->swapped).
+ *
+ *  - A fault that finds no free frame swaps its own process out, asking
+ *    for one frame more than it has (V7's expand: xswap of a growing
+ *    process), and waits to be brought back in.
+ *  - The swapper thread (V7's sched, process 0) brings in the runnable
+ *    process that has been out longest, once it has been out long enough;
+ *    if memory is short it first swaps out a victim: a blocked process
+ *    (all threads asleep) that has been idle longest, the largest on a
+ *    tie; failing that, a runnable one that has been in long enough.
+ *    The "long enough" times keep it from thrashing.
+ *
+ * An image goes out to one contiguous extent of slots, written with
+ * several requests in flight; each slot is freed as its page comes back.
+ * Pages go back through the same PTE states as paging (SWAPPED entries),
+ * so a process left partly out by an I/O error still works: its missing
+ * pages fault in one by one.
+ */
+#include "mm.h"
+#include "frame.h"
+#include "swap.h"
+#include "proc.h"
+#include "ktime.h"
+#include "vmstat.h"
+#include "meter.h"
+#include "printk.h"
+#include <faultline/errno.h>
+
+struct io_batch {
+    struct blk_req req[SWAP_IO_BATCH];
+    void    *leaf[SWAP_IO_BATCH];
+    paddr_t  pa[SWAP_IO_BATCH];
+    unsigned prot[SWAP_IO_BATCH];
+    uint32_t slot[SWAP_IO_BATCH];
+    int      n;
+};
+
+struct out_ctx {
+    struct aspace *as;
+    uint32_t next_slot;      /* in the extent */
+    int      rc;
+    uint64_t moved;
+    struct io_batch b;
+};
+
+static uint64_t usable_frames(void)
+{
+    uint64_t f = frames_free_count();
+    return f > USER_FRAME_RESERVE ? f - USER_FRAME_RESERVE : 0;
+}
+
+static uint64_t capacity_frames(void)
+{
+    uint64_t t = frames_total_count();
+    return t > USER_FRAME_RESERVE ? t - USER_FRAME_RESERVE : 0;
+}
+
+static uint64_t elapsed_ms(uint64_t since)
+{
+    return time_to_us(arch_read_time() - since) / 1000;
+}
+
+/* Writes the batch; pages whose write failed are mapped back. */
+static void flush_out(struct out_ctx *c)
+{
+    struct io_batch *b = &c->b;
+    if (!b->n)
+        return;
+    /* No hart may still write through an old translation. */
+    aspace_shootdown(c->as);
+    int started[SWAP_IO_BATCH];
+    for (int i = 0; i < b->n; i++)
+        started[i] = swap_start(&b->req[i], b->slot[i], b->pa[i], true) == 0;
+    for (int i = 0; i < b->n; i++) {
+        int rc = started[i] ? blk_wait(&b->req[i]) : -EIO;
+        if (rc) {
+            vm_count(VM_IO_ERRORS);
+            swap_free(b->slot[i], 1);
+            mmu_leaf_set_tracked(b->leaf[i], b->pa[i], b->prot[i], true);
+            c->rc = -EIO;
+            continue;
+        }
+        mmu_leaf_set_swapped(b->leaf[i], b->slot[i]);
+        frame_free(b->pa[i]);
+        c->as->resident--;
+        c->moved++;
+    }
+    b->n = 0;
+}
+
+static void out_leaf(vaddr_t va, void *leaf, void *arg)
+{
+    (void)va;
+    struct out_ctx *c = arg;
+    struct leaf_info li;
+    enum leaf_state st = mmu_leaf_read(leaf, &li);
+    if (c->rc || (st != LEAF_PRESENT && st != LEAF_HIDDEN))
+        return;
+    struct io_batch *b = &c->b;
+    mmu_leaf_take(leaf);
+    b->leaf[b->n] = leaf;
+    b->pa[b->n] = li.pa;
+    b->prot[b->n] = li.prot;
+    b->slot[b->n] = c->next_slot++;
+    if (++b->n == SWAP_IO_BATCH)
+        flush_out(c);
+}
+
+/* Writes the whole image of p (its space locked by the caller, its threads
+ * off every hart and kept off by p->swapped) to one extent. need: frames
+ * it will want back. */
+static int swap_out_locked(struct proc *p, struct aspace *as, uint32_t need)
+{
+    uint64_t start = meter_now();
+    uint32_t n = (uint32_t)as->resident;
+    uint32_t extent = n ? swap_alloc(n) : 0;
+    if (extent == SWAP_NONE)
+        return -ENOSPC;
+    struct out_ctx c = { .as = as, .next_slot = extent };
+    mmu_for_each_user_leaf(as->root, out_leaf, &c);
+    flush_out(&c);
+    /* Slots of the extent left unused (pages that went meanwhile). */
+    if (c.next_slot < extent + n)
+        swap_free(c.next_slot, extent + n - c.next_slot);
+    if (c.rc)
+        return c.rc;
+    p->swap_need = need;
+    p->swap_stamp = arch_read_time();
+    vm_count(VM_SWAPOUTS);
+    vm_count_n(VM_SWAPOUT_PAGES, c.moved);
+    meter_record(FL_METER_SWAPOUT, start, meter_now());
+    return 0;
+}
+
+/* True once no thread of p is on a hart. p->swapped is already set, so
+ * none can be put on one: a thread seen off stays off. */
+static bool off_every_hart(struct proc *p)
+{
+    for (int i = 0; i < MAX_THREADS; i++) {
+        struct thread *t = &threads[i];
+        if (t->proc != p || t == current_thread())
+            continue;
+        spin_lock(&t->lock);
+        bool running = t->state == T_RUNNING;
+        spin_unlock(&t->lock);
+        if (running)
+            return false;
+    }
+    return true;
+}
+
+static void set_swapped(struct proc *p, bool v)
+{
+    __atomic_store_n(&p->swapped, v, __ATOMIC_RELEASE);
+}
+
+/*
+ * The faulting process makes room by going out itself. Usually the fault
+ * is in its own image, whose lock the fault holds: the lock is then lent
+ * to the swapper for the swap-in (p->swap_lent), as this thread does
+ * nothing with the space until it is back. A fault in a space being built
+ * for exec (as is not yet p->as) sends out the current image instead.
+ */
+static int swap_make_room(struct aspace *as)
+{
+    struct proc *p = current_proc();
+    struct aspace *img = p->as;
+    bool held = sleeplock_held_by_me(&img->lock);
+    uint32_t need = (uint32_t)img->resident + 1;
+    if (as != img && as->resident + need > capacity_frames())
+        return -ENOMEM;
+    if (need > capacity_frames())
+        return -ENOMEM;               /* it could never come back in */
+    if (!held)
+        sleeplock_acquire(&img->lock);
+    set_swapped(p, true);
+    while (!off_every_hart(p))
+        yield();
+    int rc = swap_out_locked(p, img, need);
+    if (rc)
+        set_swapped(p, false);
+    if (!held)
+        sleeplock_release(&img->lock);
+    if (rc)
+        return rc;
+    p->swap_lent = held;
+    /* Off this hart too until the swapper has brought us back. */
+    while (__atomic_load_n(&p->swapped, __ATOMIC_ACQUIRE))
+        yield();
+    p->swap_lent = false;
+    return 0;
+}
+
+struct in_ctx {
+    struct aspace *as;
+    uint64_t moved;
+    struct io_batch b;
+};
+
+static void flush_in(struct in_ctx *c)
+{
+    struct io_batch *b = &c->b;
+    int started[SWAP_IO_BATCH];
+    for (int i = 0; i < b->n; i++)
+        started[i] = swap_start(&b->req[i], b->slot[i], b->pa[i], false) == 0;
+    for (int i = 0; i < b->n; i++) {
+        int rc = started[i] ? blk_wait(&b->req[i]) : -EIO;
+        if (rc) {
+            /* Leave it on the device: a fault will try again (and fail
+             * the process with SIGBUS if the device still refuses). */
+            vm_count(VM_IO_ERRORS);
+            frame_free(b->pa[i]);
+            continue;
+        }
+        swap_free(b->slot[i], 1);
+        frame_set_dirty(b->pa[i], true);
+        mmu_leaf_set_tracked(b->leaf[i], b->pa[i], b->prot[i], false);
+        c->as->resident++;
+        c->moved++;
+    }
+    b->n = 0;
+}
+
+static void in_leaf(vaddr_t va, void *leaf, void *arg)
+{
+    struct in_ctx *c = arg;
+    struct leaf_info li;
+    if (mmu_leaf_read(leaf, &li) != LEAF_SWAPPED)
+        return;
+    struct region *r = aspace_find_region(c->as, va);
+    paddr_t pa = r ? frame_alloc_user(c->as, va >> PAGE_SHIFT) : 0;
+    if (!pa)
+        return;                       /* memory went meanwhile: it faults in later */
+    struct io_batch *b = &c->b;
+    b->leaf[b->n] = leaf;
+    b->pa[b->n] = pa;
+    b->prot[b->n] = r->prot | PROT_U;
+    b->slot[b->n] = (uint32_t)li.slot;
+    if (++b->n == SWAP_IO_BATCH)
+        flush_in(c);
+}
+
+static void swap_in(struct proc *p)
+{
+    uint64_t start = meter_now();
+    struct aspace *as = p->as;
+    bool lent = p->swap_lent;
+    if (!lent)
+        sleeplock_acquire(&as->lock);
+    struct in_ctx c = { .as = as };
+    mmu_for_each_user_leaf(as->root, in_leaf, &c);
+    flush_in(&c);
+    if (!lent)
+        sleeplock_release(&as->lock);
+    p->swap_stamp = arch_read_time();
+    set_swapped(p, false);
+    vm_count(VM_SWAPINS);
+    vm_count_n(VM_SWAPIN_PAGES, c.moved);
+    meter_record(FL_METER_SWAPIN, start, meter_now());
+    for (int i = 0; i < MAX_THREADS; i++) {
+        struct thread *t = &threads[i];
+        if (t->proc == p && t->state == T_RUNNABLE)
+            kick_cpu_for(t);
+    }
+}
+
+static bool has_runnable_thread(struct proc *p)
+{
+    for (int i = 0; i < MAX_THREADS; i++)
+        if (threads[i].proc == p && threads[i].state == T_RUNNABLE)
+            return true;
+    return false;
+}
+
+static bool all_threads_asleep(struct proc *p)
+{
+    for (int i = 0; i < MAX_THREADS; i++) {
+        struct thread *t = &threads[i];
+        if (t->proc == p && t->state != T_SLEEPING && t->state != T_ZOMBIE && t->state != T_DEAD)
+            return false;
+    }
+    return true;
+}
+
+static bool swappable(struct proc *p)
+{
+    return p->state == P_ALIVE && p->as && !p->exiting && !p->swapped;
+}
+
+/* The swapped-out process to bring in next: runnable, out longest. */
+static struct proc *choose_incoming(void)
+{
+    struct proc *best = NULL;
+    for (int i = 0; i < MAX_PROCS; i++) {
+        struct proc *p = &procs[i];
+        if (p->state != P_ALIVE || !p->swapped || !has_runnable_thread(p))
+            continue;
+        if (!best || p->swap_stamp < best->swap_stamp)
+            best = p;
+    }
+    return best;
+}
+
+/* V7's choice: blocked, idle longest, largest; else runnable and in for
+ * at least SWAP_MIN_IN_MS. */
+static struct proc *choose_victim(struct proc *exclude)
+{
+    struct proc *best = NULL;
+    bool best_blocked = false;
+    for (int i = 0; i < MAX_PROCS; i++) {
+        struct proc *p = &procs[i];
+        if (p == exclude || !swappable(p) || !p->as->resident)
+            continue;
+        bool blocked = all_threads_asleep(p);
+        if (!blocked && elapsed_ms(p->swap_stamp) < SWAP_MIN_IN_MS)
+            continue;
+        bool better;
+        if (!best || blocked != best_blocked)
+            better = !best || blocked;
+        else if (p->last_ran != best->last_ran)
+            better = p->last_ran < best->last_ran;
+        else
+            better = p->as->resident > best->as->resident;
+        if (better) {
+            best = p;
+            best_blocked = blocked;
+        }
+    }
+    return best;
+}
+
+/* Swaps victim out if it can be had right now. */
+static int evict_process(struct proc *p)
+{
+    struct aspace *as = p->as;
+    if (!sleeplock_try(&as->lock))
+        return -EBUSY;
+    set_swapped(p, true);
+    int rc = off_every_hart(p) ? swap_out_locked(p, as, (uint32_t)as->resident) : -EBUSY;
+    if (rc)
+        set_swapped(p, false);
+    sleeplock_release(&as->lock);
+    return rc;
+}
+
+static void swapper(void *unused)
+{
+    (void)unused;
+    for (;;) {
+        struct proc *in = choose_incoming();
+        if (!in || elapsed_ms(in->swap_stamp) < SWAP_MIN_OUT_MS) {
+            sleep_ms(SWAPPER_PERIOD_MS);
+            continue;
+        }
+        if (usable_frames() >= in->swap_need) {
+            swap_in(in);
+            continue;
+        }
+        struct proc *victim = choose_victim(in);
+        if (!victim || evict_process(victim))
+            sleep_ms(SWAPPER_PERIOD_MS);
+    }
+}
+
+static void swap_start_threads(void)
+{
+    if (!kthread_create("swapper", swapper, NULL, -1))
+        panic("mm: no thread for the swapper");
+}
+
+static uint64_t swap_commit_extra(void)
+{
+    return swap_free_slots();
+}
+
+const struct mm_ops swap_ops = {
+    .name = "swap",
+    .demand_image = false,
+    .start = swap_start_threads,
+    .make_room = swap_make_room,
+    .commit_extra = swap_commit_extra,
+};

@@ -1,0 +1,45 @@
+/*
+ * vmstat: the memory managers' event counters plus the gauges (frames,
+ * swap) read at the time of the call.
+ */
+#include "vmstat.h"
+#include "mm.h"
+#include "frame.h"
+#include "swap.h"
+#include "usercopy.h"
+#include "kstring.h"
+#include <faultline/abi.h>
+#include <faultline/errno.h>
+
+uint64_t vm_counters[VM_NCOUNTERS];
+
+static uint64_t get(enum vm_counter c)
+{
+    return __atomic_load_n(&vm_counters[c], __ATOMIC_RELAXED);
+}
+
+long sys_vmstat(uint64_t ubuf)
+{
+    struct fl_vmstat st;
+    memset(&st, 0, sizeof st);
+    kstrlcpy(st.mm, mm_name(), sizeof st.mm);
+    st.page_size = PAGE_SIZE;
+    st.frames_total = frames_total_count();
+    st.frames_free = frames_free_count();
+    swap_usage(&st.swap_total, &st.swap_used);
+    st.faults = get(VM_FAULTS);
+    st.zero_fills = get(VM_ZERO_FILLS);
+    st.image_fills = get(VM_IMAGE_FILLS);
+    st.minor_faults = get(VM_MINOR_FAULTS);
+    st.pageins = get(VM_PAGEINS);
+    st.pageouts = get(VM_PAGEOUTS);
+    st.reclaims = get(VM_RECLAIMS);
+    st.clock_scans = get(VM_CLOCK_SCANS);
+    st.swapins = get(VM_SWAPINS);
+    st.swapouts = get(VM_SWAPOUTS);
+    st.swapin_pages = get(VM_SWAPIN_PAGES);
+    st.swapout_pages = get(VM_SWAPOUT_PAGES);
+    st.io_errors = get(VM_IO_ERRORS);
+    st.oom_kills = get(VM_OOM_KILLS);
+    return copy_to_user(ubuf, &st, sizeof st) ? -EFAULT : 0;
+}
