@@ -392,6 +392,7 @@ static uint32_t model_largest(const struct model *md)
 #define LCG_SHIFT      33
 #define RANDOM_MAX_RUN 24u                       /* most requests small, some long */
 #define RANDOM_LONG    97u
+#define RANDOM_LONG_ODDS 8u                      /* one request in 8 may be long */
 
 static uint64_t lcg_state;
 
@@ -411,7 +412,8 @@ static void random_against_model(uint32_t nslots)
     lcg_state = RANDOM_SEED + nslots;
     for (int step = 0; step < RANDOM_STEPS && mismatches == 0; step++) {
         if (random_below(2) == 0) {
-            uint32_t n = random_below(8) == 0 ? random_below(RANDOM_LONG) : random_below(RANDOM_MAX_RUN);
+            uint32_t n = random_below(RANDOM_LONG_ODDS) == 0 ? random_below(RANDOM_LONG)
+                                                             : random_below(RANDOM_MAX_RUN);
             uint32_t want = model_alloc(&md, n);
             uint32_t got = swapmap_alloc(&m, n);
             if (got != want) {

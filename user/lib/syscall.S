@@ -86,3 +86,4 @@ raw_syscall:
 SYSCALL          meter_read,        SYS_meter_read
 SYSCALL          meter_reset,       SYS_meter_reset
 SYSCALL          nop,               SYS_nop
+SYSCALL          vmstat,            SYS_vmstat

@@ -1,0 +1,83 @@
+"""QEMU integration tests of `vmstat`: until the kernel implements
+SYS_vmstat it must say so clearly and exit 1; once it does, the text, JSON
+and table forms must carry every field of struct fl_vmstat. Bad arguments
+give the usage and status 2."""
+
+import json
+import re
+
+from test_hog import wait_after
+from test_shell import background, wait_job_done
+
+NO_CALL = "vmstat: this kernel has no vmstat system call (ENOSYS)"
+USAGE = re.compile(r"usage: vmstat \[-j\] \[N\]")
+VMSTAT_JSON = re.compile(r'FL-JSON (\{"vmstat":"counters".*\})\s*$', re.MULTILINE)
+# struct fl_vmstat (include/faultline/abi.h), in order
+FIELDS = ["mm", "page_size", "frames_total", "frames_free", "swap_total", "swap_used",
+          "faults", "zero_fills", "image_fills", "minor_faults", "pageins", "pageouts",
+          "reclaims", "clock_scans", "swapins", "swapouts", "swapin_pages", "swapout_pages",
+          "io_errors", "oom_kills"]
+PAGE_SIZE = 4096
+TABLE_COLUMNS = 14
+SAMPLES = 2
+
+
+def run_job(m, cmd, done_pattern, timeout=30):
+    """Runs cmd in the background; returns (its exit status text, the
+    console text after the shell's "[pid]" line)."""
+    start = len(m.log)
+    pid = background(m, cmd)
+    wait_after(m, done_pattern, start, timeout)
+    status = wait_job_done(m, pid)
+    out = m.log[start:]
+    # drop the command's echo, up to the shell's "[pid]" line
+    return status, out[re.search(r"^\[\d+\]$\n?", out, re.MULTILINE).end():]
+
+
+def kernel_has_vmstat(m):
+    status, out = run_job(m, "vmstat -j", re.compile(
+        re.escape(NO_CALL) + "|" + VMSTAT_JSON.pattern, re.MULTILINE))
+    if NO_CALL in out:
+        assert status == "status 1", out
+        assert "FL-JSON" not in out
+        return False
+    assert status == "status 0", out
+    return True
+
+
+def test_vmstat_reports_or_explains(shell):
+    if not kernel_has_vmstat(shell):
+        # the call is still -ENOSYS: every form fails the same way
+        for cmd in ("vmstat", f"vmstat {SAMPLES}"):
+            status, out = run_job(shell, cmd, re.compile(re.escape(NO_CALL)))
+            assert status == "status 1", (cmd, out)
+        return
+
+    _, out = run_job(shell, "vmstat -j", VMSTAT_JSON)
+    rec = json.loads(VMSTAT_JSON.search(out).group(1))
+    assert list(rec)[2:] == FIELDS, rec
+    assert rec["mm"] in ("swap", "paging")
+    assert rec["page_size"] == PAGE_SIZE
+    assert 0 < rec["frames_free"] <= rec["frames_total"]
+    assert rec["swap_used"] <= rec["swap_total"]
+
+    status, out = run_job(shell, "vmstat", re.compile(r"^oom_kills +\d+", re.MULTILINE))
+    assert status == "status 0"
+    # a background job's first line may follow the shell's "$ " prompt
+    names = re.findall(r"^(?:\$ )?(\w+) +\S+\s*$", out, re.MULTILINE)
+    assert names == FIELDS, out
+
+    status, out = run_job(shell, f"vmstat {SAMPLES}",
+                          re.compile(r"(?:^ *\d+(?: +\d+)+\s*$\n?){%d}" % SAMPLES,
+                                     re.MULTILINE))
+    assert status == "status 0"
+    assert re.search(r"^(?:\$ )? +free +swused +faults", out, re.MULTILINE), out
+    rows = re.findall(r"^((?: +\d+)+)\s*$", out, re.MULTILINE)
+    assert len(rows) == SAMPLES and all(len(r.split()) == TABLE_COLUMNS for r in rows), out
+
+
+def test_vmstat_bad_arguments(shell):
+    for args in ("-x", "0", "3601", "1 2", "-j -j", "12x"):
+        status, out = run_job(shell, f"vmstat {args}", USAGE)
+        assert status == "status 2", (args, out)
+        assert "FL-JSON" not in out
