@@ -15,6 +15,7 @@
 #include "meter.h"
 #include "uart.h"
 #include "plic.h"
+#include "blk.h"
 #include "printk.h"
 #include "kstring.h"
 #include <arch/arch.h>
@@ -191,6 +192,7 @@ _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)
     } else {
         kprintf("faultline: no PLIC context for the boot hart: no console input\n");
     }
+    blk_init();          /* no I/O: only finds, negotiates and routes the interrupt */
     const void *initrd = board.initrd_end > board.initrd_start ? (const void *)PA_TO_KVA(board.initrd_start) : NULL;
     files_init(initrd, board.initrd_end - board.initrd_start);
     kprintf("faultline: initrd: %d files, %lu bytes\n", rootfs_initrd_count(),
