@@ -16,6 +16,7 @@
 #include "uart.h"
 #include "plic.h"
 #include "blk.h"
+#include "blk_selftest.h"
 #include "printk.h"
 #include "kstring.h"
 #include <arch/arch.h>
@@ -122,6 +123,7 @@ static void run_selftest(void)
         (void)*unmapped;
         break;
     }
+    case SELFTEST_BLK:          /* needs sleeping: finish_boot runs it */
     case SELFTEST_NONE:
         break;
     }
@@ -155,11 +157,13 @@ static void start_secondary_harts(void)
 
 /* The rest of the boot runs as a kernel thread, so it may sleep: bring the
  * other harts online first (their banner lines then come before anything
- * init prints), then start init. */
+ * init prints), run selftest=blk (disk I/O sleeps), then start init. */
 static void finish_boot(void *unused)
 {
     (void)unused;
     start_secondary_harts();
+    if (params.selftest == SELFTEST_BLK)
+        blk_selftest();
     proc_start_init(params.init);
 }
 
