@@ -21,6 +21,7 @@ PAGE_SECTORS = 4096 // SECTOR
 SELFTEST_PAGES = 33          # BLK_SELFTEST_PAGES in kernel/include/config.h
 QUEUE_CHAINS = 64 // 3       # BLK_QUEUE_SIZE descriptors, 3 per request
 EIO = 5
+EROFS = 30
 
 DISK_LINE = re.compile(r"^faultline: disk: (.*)$", re.MULTILINE)
 SELFTEST_LINE = re.compile(r"^faultline: selftest: blk: (.*)$", re.MULTILINE)
@@ -129,4 +130,11 @@ def test_blk_every_write_failing_counts_them(machine):
     m = boot_to_shell(machine, disk_size="64M", append="selftest=blk", blkdebug=rules)
     assert selftest_line(m) == (f"FAILED: write of sector 0: I/O error (errno {EIO}); "
                                 f"{SELFTEST_PAGES} of {SELFTEST_PAGES} requests failed")
+    assert_healthy(m)
+
+
+def test_blk_read_only_disk_refuses_writes(machine):
+    m = boot_to_shell(machine, disk_size="64M", disk_readonly=True, append="selftest=blk")
+    assert disk_line(m) == "virtio-blk at 0x10008000 irq 8, 131072 sectors (64 MiB), read-only"
+    assert selftest_line(m) == f"FAILED: write of sector 0 refused: errno {EROFS}"
     assert_healthy(m)

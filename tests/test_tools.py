@@ -251,8 +251,15 @@ def test_tools_qemu_command_blkdebug_drive():
         "if=none,format=raw,id=disk0")
     assert flag_value(cmd, "-device") == "virtio-blk-device,drive=disk0"
     assert "virtio-mmio.force-legacy=false" in cmd
-    with pytest.raises(ValueError, match="needs a disk"):
+    with pytest.raises(ValueError, match="need a disk"):
         fq.qemu_command("k", "i", blkdebug_config_path="/w/x.conf")
+
+
+def test_tools_qemu_command_readonly_disk():
+    cmd = fq.qemu_command("k", "i", disk="/d.img", disk_readonly=True)
+    assert flag_value(cmd, "-drive") == "file=/d.img,if=none,format=raw,id=disk0,readonly=on"
+    with pytest.raises(ValueError, match="need a disk"):
+        fq.qemu_command("k", "i", disk_readonly=True)
 
 
 def test_tools_machine_writes_blkdebug_config(fake_machine):

@@ -165,6 +165,7 @@ def qemu_command(
     icount: bool = False,
     disk: Optional[Union[str, Path]] = None,
     blkdebug_config_path: Optional[Union[str, Path]] = None,
+    disk_readonly: bool = False,
     console: str = "pipe",
     gdb_socket: Optional[Union[str, Path]] = None,
     gdb_wait: bool = False,
@@ -183,8 +184,8 @@ def qemu_command(
         raise ValueError(f"console must be 'pipe' or 'terminal', not {console!r}")
     if gdb_wait and not gdb_socket:
         raise ValueError("gdb_wait needs gdb_socket")
-    if blkdebug_config_path is not None and disk is None:
-        raise ValueError("blkdebug_config_path needs a disk")
+    if (blkdebug_config_path is not None or disk_readonly) and disk is None:
+        raise ValueError("blkdebug_config_path and disk_readonly need a disk")
 
     cmd = [
         qemu,
@@ -218,9 +219,11 @@ def qemu_command(
                       f"file.image.filename={_qemu_opt_escape(disk)}")
         else:
             source = f"file={_qemu_opt_escape(disk)}"
+        # readonly=on: the device offers VIRTIO_BLK_F_RO
+        readonly = ",readonly=on" if disk_readonly else ""
         cmd += [
             "-global", "virtio-mmio.force-legacy=false",
-            "-drive", f"{source},if=none,format=raw,id=disk0",
+            "-drive", f"{source},if=none,format=raw,id=disk0{readonly}",
             "-device", "virtio-blk-device,drive=disk0",
         ]
     if console == "pipe":
@@ -385,13 +388,15 @@ class Machine:
         gdb: bool = False,
         gdb_wait: bool = False,
         blkdebug: Optional[Sequence[dict]] = None,
+        disk_readonly: bool = False,
     ) -> "Machine":
         """Starts QEMU. Returns self so `Machine(...).start(...)` reads well.
 
         disk_size without disk puts a fresh disk image in workdir; disk with
         disk_size creates/resizes that image. blkdebug: error-injection rules
         for the disk (see blkdebug_config); their config file is written to
-        workdir as <name>-blkdebug.conf. gdb=True opens a GDB stub on a
+        workdir as <name>-blkdebug.conf. disk_readonly=True attaches the disk
+        read-only (the device then offers VIRTIO_BLK_F_RO). gdb=True opens a GDB stub on a
         Unix socket private to this machine (self.gdb_socket); gdb_wait=True
         also keeps the harts stopped until GDB continues them.
         """
@@ -425,7 +430,8 @@ class Machine:
 
         self.command = qemu_command(
             self.kernel, self.initrd, cpus=cpus, mem=mem, append=append,
-            icount=icount, disk=self.disk, blkdebug_config_path=blkdebug_path, console="pipe",
+            icount=icount, disk=self.disk, blkdebug_config_path=blkdebug_path,
+            disk_readonly=disk_readonly, console="pipe",
             gdb_socket=self.gdb_socket, gdb_wait=gdb_wait,
             extra_args=extra_args, qemu=self.qemu)
 

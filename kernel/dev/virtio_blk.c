@@ -514,6 +514,8 @@ static int device_status_to_errno(uint8_t s)
  * ring's rules (an index too far ahead); bad chain ids are skipped. */
 static bool used_reap(uint32_t *bad_ids)
 {
+    /* the interrupt status we just read before the index it announced */
+    arch_rmb();
     uint16_t idx = *(volatile uint16_t *)&disk.used->idx;
     if ((uint16_t)(idx - disk.last_used) > disk.qsize)
         return false;
