@@ -296,14 +296,16 @@ static const char *device_setup(const struct mmio_dev *d)
     return NULL;
 }
 
+/* Sizes from sector counts by division, so no capacity the device claims
+ * can overflow the arithmetic. */
 static void print_ready(void)
 {
-    uint64_t bytes = disk.capacity * BLK_SECTOR_SIZE;
-    bool whole_mib = bytes % MIB == 0;
+    uint64_t per_mib = MIB / BLK_SECTOR_SIZE, per_kib = KIB / BLK_SECTOR_SIZE;
+    bool whole_mib = disk.capacity % per_mib == 0;
     kprintf("faultline: disk: virtio-blk at 0x%lx irq %u, %lu sectors (%lu %s)%s\n",
             (uint64_t)disk.base, disk.irq, disk.capacity,
-            whole_mib ? bytes / MIB : bytes / KIB, whole_mib ? "MiB" : "KiB",
-            disk.read_only ? ", read-only" : "");
+            whole_mib ? disk.capacity / per_mib : disk.capacity / per_kib,
+            whole_mib ? "MiB" : "KiB", disk.read_only ? ", read-only" : "");
 }
 
 int blk_init(void)
