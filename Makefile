@@ -1,6 +1,6 @@
 # faultline top-level build.
 #   make            kernel + user programs + initrd
-#   make qemu       boot to the shell        (CPUS=2 MEM=128M APPEND="mm=paging")
+#   make qemu       boot to the shell        (CPUS=2 MEM=128M APPEND="mm=paging" DISK_SIZE=64M)
 #   make qemu-gdb   boot paused, GDB stub on a private socket; then `make gdb`
 #   make test       host unit tests + QEMU integration tests (pytest)
 
@@ -9,6 +9,9 @@ CPUS    ?= 2
 MEM     ?= 128M
 APPEND  ?=
 ICOUNT  ?=
+# Size of the virtio-blk disk that make qemu attaches: $(BUILD)/disk.img,
+# created (sparse) on demand and resized to this; empty = no disk.
+DISK_SIZE ?= 64M
 
 # Probe the usual cross prefixes; override with CROSS=...
 CROSS ?= $(shell for p in riscv64-unknown-elf- riscv64-linux-gnu- riscv64-elf-; do \
@@ -71,7 +74,8 @@ $(INITRD): $(USER_BINS) tools/mkinitrd.py
 initrd: $(INITRD)
 
 RUN := $(PYTHON) tools/run.py --kernel $(KERNEL) --initrd $(INITRD) --cpus $(CPUS) --mem $(MEM) \
-       $(if $(APPEND),--append "$(APPEND)") $(if $(ICOUNT),--icount)
+       $(if $(APPEND),--append "$(APPEND)") $(if $(ICOUNT),--icount) \
+       $(if $(DISK_SIZE),--disk-size $(DISK_SIZE))
 
 # The toolchain check runs first and the build in a second make, so that a
 # toolchain installed just now is found by the CROSS probe.

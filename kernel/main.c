@@ -16,6 +16,8 @@
 #include "mm.h"
 #include "uart.h"
 #include "plic.h"
+#include "blk.h"
+#include "blk_selftest.h"
 #include "printk.h"
 #include "kstring.h"
 #include <arch/arch.h>
@@ -122,6 +124,7 @@ static void run_selftest(void)
         (void)*unmapped;
         break;
     }
+    case SELFTEST_BLK:          /* needs sleeping: finish_boot runs it */
     case SELFTEST_NONE:
         break;
     }
@@ -155,11 +158,13 @@ static void start_secondary_harts(void)
 
 /* The rest of the boot runs as a kernel thread, so it may sleep: bring the
  * other harts online first (their banner lines then come before anything
- * init prints), then start init. */
+ * init prints), run selftest=blk (disk I/O sleeps), then start init. */
 static void finish_boot(void *unused)
 {
     (void)unused;
     start_secondary_harts();
+    if (params.selftest == SELFTEST_BLK)
+        blk_selftest();
     mm_start();
     proc_start_init(params.init);
 }
@@ -193,6 +198,7 @@ _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)
     } else {
         kprintf("faultline: no PLIC context for the boot hart: no console input\n");
     }
+    blk_init();          /* no I/O: only finds, negotiates and routes the interrupt */
     const void *initrd = board.initrd_end > board.initrd_start ? (const void *)PA_TO_KVA(board.initrd_start) : NULL;
     files_init(initrd, board.initrd_end - board.initrd_start);
     kprintf("faultline: initrd: %d files, %lu bytes\n", rootfs_initrd_count(),

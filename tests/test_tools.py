@@ -217,6 +217,65 @@ def test_tools_qemu_command_disk_and_extra():
     assert cmd[-2:] == ["-d", "int"]
 
 
+def test_tools_blkdebug_config_renders_rules():
+    text = fq.blkdebug_config([
+        {"event": "read_aio", "sector": 65528, "once": False},
+        {"event": "write_aio", "errno": 28, "once": True, "iotype": "flush"},
+        {"event": "flush_to_disk", "immediately": True},
+    ])
+    sections = [s.strip().splitlines() for s in text.split("[inject-error]")[1:]]
+    assert len(sections) == 3 and text.count("[inject-error]") == 3
+    assert sections[0] == ['event = "read_aio"', 'errno = "5"', 'sector = "65528"',
+                           'once = "off"', 'iotype = "read"']   # EIO and iotype defaults
+    assert 'errno = "28"' in sections[1] and 'once = "on"' in sections[1]
+    assert 'iotype = "flush"' in sections[1]                    # an explicit iotype wins
+    assert 'iotype' not in text.split("[inject-error]")[3]      # no default for other events
+    assert 'immediately = "on"' in sections[2]
+
+
+@pytest.mark.parametrize("rules, message", [
+    ([], "at least one rule"),
+    ([{"errno": 5}], "no event"),
+    ([{"event": "read_aio", "sectr": 1}], "unknown blkdebug rule keys"),
+    ([{"event": 'read_aio"'}], "quotes"),
+])
+def test_tools_blkdebug_config_rejects_bad_rules(rules, message):
+    with pytest.raises(ValueError, match=message):
+        fq.blkdebug_config(rules)
+
+
+def test_tools_qemu_command_blkdebug_drive():
+    cmd = fq.qemu_command("k", "i", disk="/tmp/a,b.img", blkdebug_config_path="/w/x,y.conf")
+    assert flag_value(cmd, "-drive") == (
+        "file.driver=blkdebug,file.config=/w/x,,y.conf,file.image.filename=/tmp/a,,b.img,"
+        "if=none,format=raw,id=disk0")
+    assert flag_value(cmd, "-device") == "virtio-blk-device,drive=disk0"
+    assert "virtio-mmio.force-legacy=false" in cmd
+    with pytest.raises(ValueError, match="need a disk"):
+        fq.qemu_command("k", "i", blkdebug_config_path="/w/x.conf")
+
+
+def test_tools_qemu_command_readonly_disk():
+    cmd = fq.qemu_command("k", "i", disk="/d.img", disk_readonly=True)
+    assert flag_value(cmd, "-drive") == "file=/d.img,if=none,format=raw,id=disk0,readonly=on"
+    with pytest.raises(ValueError, match="need a disk"):
+        fq.qemu_command("k", "i", disk_readonly=True)
+
+
+def test_tools_machine_writes_blkdebug_config(fake_machine):
+    rules = [{"event": "write_aio", "sector": 0}]
+    m = fake_machine.start(disk_size="1M", blkdebug=rules)
+    conf = m.workdir / f"{m.name}-blkdebug.conf"
+    assert conf.read_text() == fq.blkdebug_config(rules)
+    assert f"file.config={conf}" in flag_value(m.command, "-drive")
+    assert f"file.image.filename={m.disk}" in flag_value(m.command, "-drive")
+
+
+def test_tools_machine_blkdebug_needs_a_disk(fake_machine):
+    with pytest.raises(fq.MachineError, match="need a disk"):
+        fake_machine.start(blkdebug=[{"event": "read_aio"}])
+
+
 def test_tools_gdb_command():
     cmd = fq.gdb_command("build/kernel.elf", "/b/gdb.sock", script="tools/gdb/x.py")
     assert cmd[0] == "gdb-multiarch" and "build/kernel.elf" in cmd

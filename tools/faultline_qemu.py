@@ -97,6 +97,64 @@ def _qemu_opt_escape(value: str) -> str:
     return str(value).replace(",", ",,")
 
 
+# ----- blkdebug: QEMU's error-injecting block driver --------------------------
+#
+# A disk can be wrapped in blkdebug so that chosen requests fail, to test the
+# kernel's error paths. Rules are dicts; each becomes one [inject-error]
+# section of the config file QEMU reads:
+#
+#   {"event": "read_aio", "errno": 5, "sector": 65528, "once": False}
+#
+# event   (required) the block-layer event that arms the rule; "read_aio" and
+#         "write_aio" fire on every guest read and write of a raw image
+# errno   errno the request fails with (default 5, EIO). The guest sees only
+#         "I/O error" whatever the number; avoid 28 (ENOSPC): QEMU's default
+#         werror=enospc policy then pauses the VM instead of reporting it
+# sector  fail only requests that cover this 512-byte sector (default: all)
+# once    fail only the first matching request (default False)
+# iotype  which requests fail once armed: "read", "write", ... QEMU itself
+#         reads sector 0 when it attaches the disk (geometry guess), which
+#         arms a read_aio rule before the guest runs, and an armed rule with
+#         no iotype fails every kind of request. So iotype defaults to "read"
+#         for read_aio and "write" for write_aio.
+# state, immediately   passed through as QEMU documents them
+
+BLKDEBUG_DEFAULT_ERRNO = 5          # EIO
+BLKDEBUG_KEYS = ("event", "errno", "sector", "once", "iotype", "state", "immediately")
+BLKDEBUG_EVENT_IOTYPE = {"read_aio": "read", "write_aio": "write"}
+
+
+def _blkdebug_value(value) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    text = str(value)
+    if '"' in text or "\n" in text:
+        raise ValueError(f"blkdebug value {text!r} may not contain quotes or line ends")
+    return text
+
+
+def blkdebug_config(rules: Sequence[dict]) -> str:
+    """The text of a blkdebug config file with one [inject-error] section per
+    rule (see above). Pure; raises ValueError on a malformed rule."""
+    if not rules:
+        raise ValueError("blkdebug needs at least one rule")
+    sections = []
+    for rule in rules:
+        unknown = set(rule) - set(BLKDEBUG_KEYS)
+        if unknown:
+            raise ValueError(f"unknown blkdebug rule keys {sorted(unknown)}; "
+                             f"valid: {', '.join(BLKDEBUG_KEYS)}")
+        if not rule.get("event"):
+            raise ValueError(f"blkdebug rule {rule!r} has no event")
+        full = {"errno": BLKDEBUG_DEFAULT_ERRNO, **rule}
+        if "iotype" not in full and full["event"] in BLKDEBUG_EVENT_IOTYPE:
+            full["iotype"] = BLKDEBUG_EVENT_IOTYPE[full["event"]]
+        lines = ["[inject-error]"]
+        lines += [f'{key} = "{_blkdebug_value(full[key])}"' for key in BLKDEBUG_KEYS if key in full]
+        sections.append("\n".join(lines) + "\n")
+    return "\n".join(sections)
+
+
 def qemu_command(
     kernel: Union[str, Path],
     initrd: Optional[Union[str, Path]] = None,
@@ -106,6 +164,8 @@ def qemu_command(
     append: str = "",
     icount: bool = False,
     disk: Optional[Union[str, Path]] = None,
+    blkdebug_config_path: Optional[Union[str, Path]] = None,
+    disk_readonly: bool = False,
     console: str = "pipe",
     gdb_socket: Optional[Union[str, Path]] = None,
     gdb_wait: bool = False,
@@ -124,6 +184,8 @@ def qemu_command(
         raise ValueError(f"console must be 'pipe' or 'terminal', not {console!r}")
     if gdb_wait and not gdb_socket:
         raise ValueError("gdb_wait needs gdb_socket")
+    if (blkdebug_config_path is not None or disk_readonly) and disk is None:
+        raise ValueError("blkdebug_config_path and disk_readonly need a disk")
 
     cmd = [
         qemu,
@@ -149,9 +211,19 @@ def qemu_command(
     if disk is not None:
         # The swap/paging device. Modern (virtio 1.x) MMIO transport: QEMU's
         # default is the legacy version-1 register layout.
+        if blkdebug_config_path is not None:
+            # The raw format driver over blkdebug over the image file: the
+            # raw driver's reads and writes are the read_aio/write_aio events.
+            source = (f"file.driver=blkdebug,"
+                      f"file.config={_qemu_opt_escape(blkdebug_config_path)},"
+                      f"file.image.filename={_qemu_opt_escape(disk)}")
+        else:
+            source = f"file={_qemu_opt_escape(disk)}"
+        # readonly=on: the device offers VIRTIO_BLK_F_RO
+        readonly = ",readonly=on" if disk_readonly else ""
         cmd += [
             "-global", "virtio-mmio.force-legacy=false",
-            "-drive", f"file={_qemu_opt_escape(disk)},if=none,format=raw,id=disk0",
+            "-drive", f"{source},if=none,format=raw,id=disk0{readonly}",
             "-device", "virtio-blk-device,drive=disk0",
         ]
     if console == "pipe":
@@ -315,11 +387,16 @@ class Machine:
         disk_size: Optional[Union[str, int]] = None,
         gdb: bool = False,
         gdb_wait: bool = False,
+        blkdebug: Optional[Sequence[dict]] = None,
+        disk_readonly: bool = False,
     ) -> "Machine":
         """Starts QEMU. Returns self so `Machine(...).start(...)` reads well.
 
         disk_size without disk puts a fresh disk image in workdir; disk with
-        disk_size creates/resizes that image. gdb=True opens a GDB stub on a
+        disk_size creates/resizes that image. blkdebug: error-injection rules
+        for the disk (see blkdebug_config); their config file is written to
+        workdir as <name>-blkdebug.conf. disk_readonly=True attaches the disk
+        read-only (the device then offers VIRTIO_BLK_F_RO). gdb=True opens a GDB stub on a
         Unix socket private to this machine (self.gdb_socket); gdb_wait=True
         also keeps the harts stopped until GDB continues them.
         """
@@ -337,6 +414,12 @@ class Machine:
                                     disk_size)
         elif disk is not None:
             self.disk = Path(disk).absolute()
+        blkdebug_path = None
+        if blkdebug is not None:
+            if self.disk is None:
+                raise MachineError("blkdebug rules need a disk (disk or disk_size)")
+            blkdebug_path = self.workdir / f"{self.name}-blkdebug.conf"
+            blkdebug_path.write_text(blkdebug_config(blkdebug))
         if gdb or gdb_wait:
             preferred = self.workdir / f"{self.name}-gdb.sock"
             self.gdb_socket = short_socket_path(preferred)
@@ -347,7 +430,8 @@ class Machine:
 
         self.command = qemu_command(
             self.kernel, self.initrd, cpus=cpus, mem=mem, append=append,
-            icount=icount, disk=self.disk, console="pipe",
+            icount=icount, disk=self.disk, blkdebug_config_path=blkdebug_path,
+            disk_readonly=disk_readonly, console="pipe",
             gdb_socket=self.gdb_socket, gdb_wait=gdb_wait,
             extra_args=extra_args, qemu=self.qemu)
 

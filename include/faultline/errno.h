@@ -17,6 +17,7 @@
 #define EFAULT    14   /* bad user address */
 #define EBUSY     16   /* resource busy */
 #define EEXIST    17   /* file exists */
+#define ENODEV    19   /* no such device (no disk) */
 #define ENOTDIR   20   /* not a directory */
 #define EISDIR    21   /* is a directory */
 #define EINVAL    22   /* invalid argument */

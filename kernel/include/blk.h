@@ -23,7 +23,9 @@ struct blk_req {
     uint32_t len;             /* bytes, a non-zero multiple of BLK_SECTOR_SIZE */
     bool     write;
     /* set by the driver */
-    int      status;          /* 0, or -EIO (device error), -EINVAL (out of range) */
+    int      status;          /* 0, or -EIO (device error, or the device failed),
+                                 -EINVAL (out of range, bad length or buffer),
+                                 -EROFS (write to a read-only disk), -ENODEV (no disk) */
     bool     done;
     uint16_t slot;            /* driver's own: descriptor chain head */
 };
@@ -47,5 +49,9 @@ int  blk_rw(bool write, uint64_t sector, void *buf, uint32_t len);
 /* Interrupt handler: the PLIC dispatcher calls it for the device's line. */
 void blk_intr(void);
 uint32_t blk_irq(void);                   /* its PLIC line, 0 without a device */
+
+/* Most requests that were on the device at once since boot (for selftest=blk
+ * and statistics). */
+uint32_t blk_inflight_peak(void);
 
 #endif

@@ -62,6 +62,17 @@
 #define BOOTARGS_MAX        256
 #define MIN_USABLE_MEMORY   (2UL * 1024 * 1024)  /* mem= below this cannot hold the kernel's own tables */
 
+/* --- block device (kernel/dev/virtio_blk.c) --- */
+#define BLK_QUEUE_SIZE      64       /* virtqueue entries wanted (fewer if the device offers
+                                        fewer): 3 descriptors per request, so 21 requests
+                                        can be on the device at once; a power of two, as
+                                        split virtqueues require; the rings fit a page each */
+#define VIRTIO_RESET_POLLS  1000     /* status reads while waiting for a device reset to end */
+#define VIRTIO_CONFIG_TRIES 16       /* re-reads of device config that changed under us */
+#define BLK_SELFTEST_PAGES  33       /* selftest=blk: pages spread over the disk; odd so the
+                                        middle page is one of them, and more than the
+                                        requests the queue holds, so submitters must wait */
+
 /* --- exit codes seen by the host through the test device --- */
 #define EXIT_CODE_BADPARAM  2        /* QEMU exit status: the command line was rejected */
 #define EXIT_CODE_PANIC     3        /* QEMU exit status after a kernel panic */

@@ -14,8 +14,9 @@
 enum mm_kind  { MM_SWAP, MM_PAGING };
 enum pc_kind  { PC_INLINE, PC_DAEMON };
 enum refbits_kind { REFBITS_HW, REFBITS_SW };
-/* Deliberate kernel failures, so tests can check the panic path. */
-enum selftest_kind { SELFTEST_NONE, SELFTEST_PANIC, SELFTEST_KFAULT };
+/* Deliberate kernel failures, so tests can check the panic path; blk runs
+ * the block-device selftest once the scheduler runs. */
+enum selftest_kind { SELFTEST_NONE, SELFTEST_PANIC, SELFTEST_KFAULT, SELFTEST_BLK };
 enum meters_kind { METERS_ON, METERS_OFF };
 enum lightsys_kind { LIGHTSYS_ON, LIGHTSYS_OFF };
 
@@ -26,7 +27,7 @@ struct boot_params {
     uint64_t      mem_limit;   /* mem=SIZE in bytes (K, M, G suffixes); 0 = no cap */
     char          init[64];    /* init=PATH, default "/init" */
     bool          quiet;       /* quiet: no banner details */
-    enum selftest_kind selftest; /* selftest=none|panic|kfault, default none */
+    enum selftest_kind selftest; /* selftest=none|panic|kfault|blk, default none */
     enum meters_kind meters;   /* meters=on|off, default on: in-kernel latency meters */
     enum lightsys_kind lightsys; /* lightsys=on|off, default on: getpid & co. answered in the vector */
 };

@@ -13,6 +13,7 @@
 #include "board.h"
 #include "plic.h"
 #include "uart.h"
+#include "blk.h"
 #include "printk.h"
 #include "meter.h"
 #include "vmstat.h"
@@ -74,6 +75,8 @@ static void device_interrupt(void)
         return;
     if (board.uart.present && irq == board.uart.irq)
         uart_interrupt();
+    else if (blk_irq() && irq == blk_irq())
+        blk_intr();
     plic_complete(ctx, irq);
 }
 

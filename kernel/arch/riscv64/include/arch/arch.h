@@ -78,6 +78,14 @@ static inline bool arch_intr_enabled(void) { return (csr_read(sstatus) & SSTATUS
 static inline void arch_wait_for_interrupt(void) { __asm__ volatile("wfi" ::: "memory"); }
 static inline void arch_pause(void) { __asm__ volatile(".insn i 0x0f, 0, x0, x0, 0x010"); /* pause hint */ }
 
+/* Ordering between memory and devices (virtio rings, MMIO registers).
+ * arch_wmb: every earlier write, to memory or a device, is seen before any
+ * later one (publish a ring entry, then its index, then ring the doorbell).
+ * arch_rmb: every earlier read, from memory or a device, completes before
+ * any later one (read an index, then the entries it covers). */
+static inline void arch_wmb(void) { __asm__ volatile("fence ow, ow" ::: "memory"); }
+static inline void arch_rmb(void) { __asm__ volatile("fence ir, ir" ::: "memory"); }
+
 /* tp holds the current hart's struct cpu * while in the kernel. */
 static inline void *arch_cpu_self(void) { void *p; __asm__ volatile("mv %0, tp" : "=r"(p)); return p; }
 static inline void arch_cpu_set_self(void *p) { __asm__ volatile("mv tp, %0" :: "r"(p)); }

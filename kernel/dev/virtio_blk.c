@@ -1,0 +1,577 @@
+/*
+ * virtio-blk on the modern virtio-mmio transport (register layout version 2),
+ * one split virtqueue, completion by interrupt. The interface is blk.h;
+ * the design (rings, chains, sleeping, barriers, errors) is written up in
+ * docs/architecture.md, "Block device".
+ *
+ * Each request is a chain of three descriptors: the request header (device
+ * reads it), the caller's buffer (device reads it for a write, writes it for
+ * a read), and one status byte (device writes it). Header and status byte
+ * live in the driver, in chain[] indexed by the head descriptor, so callers
+ * need to supply only their data buffer.
+ *
+ * Lock: "blk" (spin) guards everything below that changes after boot; the
+ * interrupt handler takes it too. The only locks taken under it are the
+ * thread locks inside wakeup(). Nothing is printed while it is held (the
+ * console lock is not below it in the lock order).
+ */
+#include "blk.h"
+#include "virtio_mmio.h"
+#include "board.h"
+#include "cpu.h"
+#include "frame.h"
+#include "plic.h"
+#include "proc.h"
+#include "spinlock.h"
+#include "printk.h"
+#include "kstring.h"
+#include <arch/arch.h>
+#include <faultline/errno.h>
+
+#define MIB                 (1024UL * 1024UL)
+#define KIB                 1024UL
+#define BLK_STATUS_UNSET    0xff     /* our mark: the device never wrote the status byte */
+#define QUEUE_INDEX         0        /* virtio-blk's only request queue */
+#define REASON_MAX          96
+
+_Static_assert((BLK_QUEUE_SIZE & (BLK_QUEUE_SIZE - 1)) == 0, "BLK_QUEUE_SIZE: a power of two");
+_Static_assert(BLK_QUEUE_SIZE >= VIRTIO_BLK_REQ_DESCS, "BLK_QUEUE_SIZE: room for one request");
+_Static_assert(VIRTQ_DESC_BYTES(BLK_QUEUE_SIZE) <= PAGE_SIZE, "descriptor table in one frame");
+_Static_assert(VIRTQ_AVAIL_BYTES(BLK_QUEUE_SIZE) <= PAGE_SIZE, "available ring in one frame");
+_Static_assert(VIRTQ_USED_BYTES(BLK_QUEUE_SIZE) <= PAGE_SIZE, "used ring in one frame");
+
+/* Driver-side storage of one request, indexed by its head descriptor. */
+struct blk_chain {
+    struct virtio_blk_req_hdr hdr;            /* device-readable */
+    struct blk_req *req;                      /* NULL: this head is not in flight */
+    uint16_t desc[VIRTIO_BLK_REQ_DESCS];      /* the descriptors it holds */
+    volatile uint8_t status;                  /* device-writable */
+};
+
+static struct {
+    /* set once by blk_init */
+    uintptr_t regs;                  /* the slot's registers, through the direct map */
+    paddr_t   base;
+    uint32_t  irq;
+    uint64_t  capacity;              /* sectors */
+    bool      read_only;             /* VIRTIO_BLK_F_RO offered */
+    uint16_t  qsize;
+    struct virtq_desc  *desc;
+    struct virtq_avail *avail;
+    struct virtq_used  *used;
+    /* under blk_lock */
+    bool      ready;                 /* set by blk_init; cleared for good if the device fails */
+    uint16_t  avail_idx;             /* our copy of avail->idx */
+    uint16_t  last_used;             /* next used-ring entry to look at */
+    uint16_t  free_desc[BLK_QUEUE_SIZE];   /* a stack of free descriptor numbers */
+    uint16_t  nfree;
+    uint32_t  inflight, inflight_peak;
+    struct blk_chain chain[BLK_QUEUE_SIZE];
+} disk;
+
+static struct spinlock blk_lock = SPINLOCK_INIT("blk");
+
+/* ------------------------------------------------------------------ */
+/* registers                                                           */
+
+static uint32_t reg_read(uintptr_t regs, uint32_t off)
+{
+    return *(volatile uint32_t *)(regs + off);
+}
+
+static void reg_write(uintptr_t regs, uint32_t off, uint32_t v)
+{
+    *(volatile uint32_t *)(regs + off) = v;
+}
+
+static void status_add(uintptr_t regs, uint32_t bits)
+{
+    reg_write(regs, VIRTIO_MMIO_STATUS, reg_read(regs, VIRTIO_MMIO_STATUS) | bits);
+}
+
+static uint64_t features_read(uintptr_t regs)
+{
+    uint64_t f = 0;
+    for (uint32_t w = 0; w < VIRTIO_FEATURE_WORDS; w++) {
+        reg_write(regs, VIRTIO_MMIO_DEVICE_FEATURES_SEL, w);
+        f |= (uint64_t)reg_read(regs, VIRTIO_MMIO_DEVICE_FEATURES) << (w * VIRTIO_FEATURE_WORD_BITS);
+    }
+    return f;
+}
+
+static void features_write(uintptr_t regs, uint64_t f)
+{
+    for (uint32_t w = 0; w < VIRTIO_FEATURE_WORDS; w++) {
+        reg_write(regs, VIRTIO_MMIO_DRIVER_FEATURES_SEL, w);
+        reg_write(regs, VIRTIO_MMIO_DRIVER_FEATURES, (uint32_t)(f >> (w * VIRTIO_FEATURE_WORD_BITS)));
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* probing: which slot holds a usable block device                     */
+
+enum slot_kind { SLOT_UNUSABLE, SLOT_OTHER, SLOT_LEGACY_BLOCK, SLOT_BLOCK };
+
+/* A slot we can safely read: described in full, inside the low physical
+ * range that the direct map covers (everything below the top of RAM). */
+static bool slot_mappable(const struct mmio_dev *d)
+{
+    uint64_t ram_top = board.nmemory ? board.memory[0].base + board.memory[0].size : 0;
+    return d->present && d->size >= VIRTIO_MMIO_CONFIG + sizeof(uint64_t) &&
+           d->base + d->size > d->base && d->base + d->size <= ram_top;
+}
+
+static enum slot_kind probe_slot(const struct mmio_dev *d)
+{
+    if (!slot_mappable(d))
+        return SLOT_UNUSABLE;
+    uintptr_t regs = PA_TO_KVA(d->base);
+    if (reg_read(regs, VIRTIO_MMIO_MAGIC_VALUE) != VIRTIO_MMIO_MAGIC)
+        return SLOT_UNUSABLE;
+    if (reg_read(regs, VIRTIO_MMIO_DEVICE_ID) != VIRTIO_DEVICE_ID_BLOCK)
+        return SLOT_OTHER;
+    switch (reg_read(regs, VIRTIO_MMIO_VERSION)) {
+    case VIRTIO_MMIO_VERSION_MODERN: return SLOT_BLOCK;
+    case VIRTIO_MMIO_VERSION_LEGACY: return SLOT_LEGACY_BLOCK;
+    default:                         return SLOT_UNUSABLE;
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* bringing one device up (virtio 1.x, 3.1.1)                           */
+
+static bool device_reset(uintptr_t regs)
+{
+    reg_write(regs, VIRTIO_MMIO_STATUS, VIRTIO_STATUS_RESET);
+    for (int i = 0; i < VIRTIO_RESET_POLLS; i++)
+        if (reg_read(regs, VIRTIO_MMIO_STATUS) == VIRTIO_STATUS_RESET)
+            return true;
+    return false;
+}
+
+/* Configuration space may change while we read it; the generation counter
+ * tells us, and the capacity's two halves must come from one generation. */
+static bool read_capacity(uintptr_t regs, uint64_t *out)
+{
+    uintptr_t cfg = regs + VIRTIO_MMIO_CONFIG;
+    for (int i = 0; i < VIRTIO_CONFIG_TRIES; i++) {
+        uint32_t gen = reg_read(regs, VIRTIO_MMIO_CONFIG_GENERATION);
+        uint32_t lo = reg_read(cfg, VIRTIO_BLK_CONFIG_CAPACITY);
+        uint32_t hi = reg_read(cfg, VIRTIO_BLK_CONFIG_CAPACITY_HI);
+        if (reg_read(regs, VIRTIO_MMIO_CONFIG_GENERATION) == gen) {
+            *out = (uint64_t)hi << VIRTIO_FEATURE_WORD_BITS | lo;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Largest power of two <= n (split virtqueue sizes are powers of two). */
+static uint16_t pow2_floor(uint32_t n)
+{
+    uint32_t p = 1;
+    while (p * 2 <= n)
+        p *= 2;
+    return (uint16_t)p;
+}
+
+static void rings_free(void)
+{
+    void *rings[] = { disk.desc, disk.avail, disk.used };
+    for (size_t i = 0; i < ARRAY_SIZE(rings); i++)
+        if (rings[i])
+            frame_free(KVA_TO_PA(rings[i]));
+    disk.desc = NULL;
+    disk.avail = NULL;
+    disk.used = NULL;
+}
+
+static bool rings_alloc(void)
+{
+    paddr_t d = frame_alloc_zeroed(FRAME_KERNEL);
+    paddr_t a = frame_alloc_zeroed(FRAME_KERNEL);
+    paddr_t u = frame_alloc_zeroed(FRAME_KERNEL);
+    disk.desc = d ? (struct virtq_desc *)PA_TO_KVA(d) : NULL;
+    disk.avail = a ? (struct virtq_avail *)PA_TO_KVA(a) : NULL;
+    disk.used = u ? (struct virtq_used *)PA_TO_KVA(u) : NULL;
+    if (d && a && u)
+        return true;
+    rings_free();
+    return false;
+}
+
+static void reg_write_addr(uintptr_t regs, uint32_t low_off, uint32_t high_off, const void *kva)
+{
+    paddr_t pa = KVA_TO_PA(kva);
+    reg_write(regs, low_off, (uint32_t)pa);
+    reg_write(regs, high_off, (uint32_t)(pa >> VIRTIO_FEATURE_WORD_BITS));
+}
+
+/* Returns NULL, or why the queue cannot be set up. */
+static const char *queue_setup(uintptr_t regs)
+{
+    reg_write(regs, VIRTIO_MMIO_QUEUE_SEL, QUEUE_INDEX);
+    if (reg_read(regs, VIRTIO_MMIO_QUEUE_READY))
+        return "its queue is already in use";
+    uint32_t max = reg_read(regs, VIRTIO_MMIO_QUEUE_NUM_MAX);
+    if (max < VIRTIO_BLK_REQ_DESCS)
+        return "its queue is missing or too small";
+    disk.qsize = pow2_floor(MIN(max, (uint32_t)BLK_QUEUE_SIZE));
+    if (!rings_alloc())
+        return "out of memory for the rings";
+    reg_write(regs, VIRTIO_MMIO_QUEUE_NUM, disk.qsize);
+    reg_write_addr(regs, VIRTIO_MMIO_QUEUE_DESC_LOW, VIRTIO_MMIO_QUEUE_DESC_HIGH, disk.desc);
+    reg_write_addr(regs, VIRTIO_MMIO_QUEUE_DRIVER_LOW, VIRTIO_MMIO_QUEUE_DRIVER_HIGH, disk.avail);
+    reg_write_addr(regs, VIRTIO_MMIO_QUEUE_DEVICE_LOW, VIRTIO_MMIO_QUEUE_DEVICE_HIGH, disk.used);
+    reg_write(regs, VIRTIO_MMIO_QUEUE_READY, 1);
+
+    /* Every descriptor is free; whole chains are only VIRTIO_BLK_REQ_DESCS
+     * of them, so a queue whose size is not a multiple wastes the rest. */
+    disk.nfree = 0;
+    for (uint16_t i = disk.qsize; i-- > 0;)
+        disk.free_desc[disk.nfree++] = i;
+    return NULL;
+}
+
+/* Feature negotiation: VIRTIO_F_VERSION_1 is required; VIRTIO_BLK_F_RO is
+ * taken when offered (we honour it by refusing writes); nothing else. */
+static const char *negotiate(uintptr_t regs)
+{
+    uint64_t offered = features_read(regs);
+    if (!(offered & VIRTIO_FEATURE(VIRTIO_F_VERSION_1)))
+        return "it does not offer VIRTIO_F_VERSION_1";
+    uint64_t wanted = VIRTIO_FEATURE(VIRTIO_F_VERSION_1) | (offered & VIRTIO_FEATURE(VIRTIO_BLK_F_RO));
+    features_write(regs, wanted);
+    status_add(regs, VIRTIO_STATUS_FEATURES_OK);
+    if (!(reg_read(regs, VIRTIO_MMIO_STATUS) & VIRTIO_STATUS_FEATURES_OK))
+        return "it did not accept our features";
+    disk.read_only = (wanted & VIRTIO_FEATURE(VIRTIO_BLK_F_RO)) != 0;
+    return NULL;
+}
+
+/* Where this device's interrupts go: the boot hart, like the UART's, so
+ * other harts (and their -icount measurements) never see them. */
+static const char *route_interrupt(const struct mmio_dev *d)
+{
+    uint32_t ctx = this_cpu()->plic_context;
+    if (!board.plic.present || ctx == FDT_NO_CONTEXT)
+        return "no interrupt controller context for the boot hart";
+    if (d->irq == 0 || (board.plic_ndev && d->irq > board.plic_ndev))
+        return "it has no usable interrupt line";
+    plic_enable(d->irq, ctx);
+    return NULL;
+}
+
+/* Returns NULL with the device live, or why not (the device is then left
+ * marked FAILED). */
+static const char *device_setup(const struct mmio_dev *d)
+{
+    uintptr_t regs = PA_TO_KVA(d->base);
+    if (!device_reset(regs))
+        return "it does not reset";
+    status_add(regs, VIRTIO_STATUS_ACKNOWLEDGE);
+    status_add(regs, VIRTIO_STATUS_DRIVER);
+    const char *why = negotiate(regs);
+    if (!why && !read_capacity(regs, &disk.capacity))
+        why = "its configuration never settles";
+    if (!why)
+        why = queue_setup(regs);
+    if (!why)
+        why = route_interrupt(d);
+    if (!why) {
+        status_add(regs, VIRTIO_STATUS_DRIVER_OK);
+        if (reg_read(regs, VIRTIO_MMIO_STATUS) & VIRTIO_STATUS_DEVICE_NEEDS_RESET)
+            why = "it needs a reset";
+    }
+    if (why) {
+        /* The reset makes the device forget our rings before we free them. */
+        device_reset(regs);
+        status_add(regs, VIRTIO_STATUS_FAILED);
+        rings_free();
+        return why;
+    }
+    disk.regs = regs;
+    disk.base = d->base;
+    disk.irq = d->irq;
+    return NULL;
+}
+
+/* Sizes from sector counts by division, so no capacity the device claims
+ * can overflow the arithmetic. */
+static void print_ready(void)
+{
+    uint64_t per_mib = MIB / BLK_SECTOR_SIZE, per_kib = KIB / BLK_SECTOR_SIZE;
+    bool whole_mib = disk.capacity % per_mib == 0;
+    kprintf("faultline: disk: virtio-blk at 0x%lx irq %u, %lu sectors (%lu %s)%s\n",
+            (uint64_t)disk.base, disk.irq, disk.capacity,
+            whole_mib ? disk.capacity / per_mib : disk.capacity / per_kib,
+            whole_mib ? "MiB" : "KiB", disk.read_only ? ", read-only" : "");
+}
+
+int blk_init(void)
+{
+    const struct mmio_dev *legacy = NULL;
+    for (int i = 0; i < board.nvirtio; i++) {
+        const struct mmio_dev *d = &board.virtio[i];
+        enum slot_kind kind = probe_slot(d);
+        if (kind == SLOT_LEGACY_BLOCK && !legacy)
+            legacy = d;
+        if (kind != SLOT_BLOCK)
+            continue;
+        const char *why = device_setup(d);
+        if (why) {
+            kprintf("faultline: disk: none (virtio-blk at 0x%lx unusable: %s)\n", d->base, why);
+            return -ENODEV;
+        }
+        disk.ready = true;
+        print_ready();
+        return 0;
+    }
+    if (legacy)
+        kprintf("faultline: disk: none (virtio-blk at 0x%lx is legacy virtio-mmio version 1, "
+                "unsupported)\n", legacy->base);
+    else
+        kprintf("faultline: disk: none (no virtio block device)\n");
+    return -ENODEV;
+}
+
+bool blk_present(void)
+{
+    return __atomic_load_n(&disk.ready, __ATOMIC_ACQUIRE);
+}
+
+uint64_t blk_capacity(void)
+{
+    return blk_present() ? disk.capacity : 0;
+}
+
+uint32_t blk_irq(void)
+{
+    /* Even after a failure: a stray interrupt is still acknowledged. */
+    return disk.regs ? disk.irq : 0;
+}
+
+uint32_t blk_inflight_peak(void)
+{
+    spin_lock(&blk_lock);
+    uint32_t peak = disk.inflight_peak;
+    spin_unlock(&blk_lock);
+    return peak;
+}
+
+/* ------------------------------------------------------------------ */
+/* requests                                                            */
+
+/* The buffer must be in the direct map, over RAM: the device writes it by
+ * physical address, and anything else (an MMIO range, a kernel stack's
+ * virtual address) would be a wild DMA. */
+static bool buffer_ok(const void *buf, uint32_t len)
+{
+    uint64_t va = (uint64_t)buf;
+    if (va < KERNEL_DIRECT_BASE || va - KERNEL_DIRECT_BASE >= KERNEL_DIRECT_SIZE)
+        return false;
+    paddr_t pa = KVA_TO_PA(va);
+    for (int i = 0; i < board.nmemory; i++) {
+        const struct mem_range *m = &board.memory[i];
+        if (pa >= m->base && pa - m->base <= m->size && len <= m->base + m->size - pa)
+            return true;
+    }
+    return false;
+}
+
+/* 0, or why r cannot go to the device. */
+static int request_check(const struct blk_req *r)
+{
+    if (!blk_present())
+        return disk.regs ? -EIO : -ENODEV;
+    if (r->len == 0 || r->len % BLK_SECTOR_SIZE != 0)
+        return -EINVAL;
+    uint64_t sectors = r->len / BLK_SECTOR_SIZE;
+    if (r->sector >= disk.capacity || sectors > disk.capacity - r->sector)
+        return -EINVAL;
+    if (!buffer_ok(r->buf, r->len))
+        return -EINVAL;
+    if (r->write && disk.read_only)
+        return -EROFS;
+    return 0;
+}
+
+static uint16_t desc_take(void)
+{
+    return disk.free_desc[--disk.nfree];
+}
+
+static void desc_set(uint16_t i, const void *kva, uint32_t len, uint16_t flags, uint16_t next)
+{
+    disk.desc[i] = (struct virtq_desc){ .addr = KVA_TO_PA(kva), .len = len,
+                                        .flags = flags, .next = next };
+}
+
+/* Builds r's three-descriptor chain; returns its head. Caller holds blk_lock
+ * and has checked that enough descriptors are free. */
+static uint16_t chain_build(struct blk_req *r)
+{
+    uint16_t d[VIRTIO_BLK_REQ_DESCS];
+    for (int i = 0; i < VIRTIO_BLK_REQ_DESCS; i++)
+        d[i] = desc_take();
+    struct blk_chain *c = &disk.chain[d[0]];
+    c->hdr = (struct virtio_blk_req_hdr){
+        .type = r->write ? VIRTIO_BLK_T_OUT : VIRTIO_BLK_T_IN, .sector = r->sector };
+    c->status = BLK_STATUS_UNSET;
+    c->req = r;
+    memcpy(c->desc, d, sizeof d);
+    desc_set(d[0], &c->hdr, sizeof c->hdr, VIRTQ_DESC_F_NEXT, d[1]);
+    desc_set(d[1], r->buf, r->len, VIRTQ_DESC_F_NEXT | (r->write ? 0 : VIRTQ_DESC_F_WRITE), d[2]);
+    desc_set(d[2], (const void *)&c->status, sizeof c->status, VIRTQ_DESC_F_WRITE, 0);
+    return d[0];
+}
+
+/* Makes a built chain visible to the device and rings its doorbell. */
+static void chain_publish(uint16_t head)
+{
+    disk.avail->ring[disk.avail_idx % disk.qsize] = head;
+    /* the descriptors and ring entry before the index that covers them */
+    arch_wmb();
+    disk.avail_idx++;
+    *(volatile uint16_t *)&disk.avail->idx = disk.avail_idx;
+    /* the index before the doorbell, or the device may look too early */
+    arch_wmb();
+    reg_write(disk.regs, VIRTIO_MMIO_QUEUE_NOTIFY, QUEUE_INDEX);
+}
+
+static void refuse(struct blk_req *r, int err)
+{
+    r->status = err;
+    r->done = true;
+}
+
+int blk_submit(struct blk_req *r)
+{
+    r->done = false;
+    r->status = 0;
+    int err = request_check(r);
+    if (err) {
+        refuse(r, err);
+        return err;
+    }
+    spin_lock(&blk_lock);
+    while (disk.ready && disk.nfree < VIRTIO_BLK_REQ_DESCS)
+        sleep_on(&disk.nfree, &blk_lock);
+    if (!disk.ready) {           /* the device failed while we slept */
+        spin_unlock(&blk_lock);
+        refuse(r, -EIO);
+        return -EIO;
+    }
+    uint16_t head = chain_build(r);
+    r->slot = head;
+    chain_publish(head);
+    disk.inflight++;
+    if (disk.inflight > disk.inflight_peak)
+        disk.inflight_peak = disk.inflight;
+    spin_unlock(&blk_lock);
+    return 0;
+}
+
+int blk_wait(struct blk_req *r)
+{
+    spin_lock(&blk_lock);
+    while (!r->done)
+        sleep_on(r, &blk_lock);
+    spin_unlock(&blk_lock);
+    return r->status;
+}
+
+int blk_rw(bool write, uint64_t sector, void *buf, uint32_t len)
+{
+    struct blk_req r = { .sector = sector, .buf = buf, .len = len, .write = write };
+    int err = blk_submit(&r);
+    return err ? err : blk_wait(&r);
+}
+
+/* ------------------------------------------------------------------ */
+/* completion                                                          */
+
+/* Ends the request on chain `head` with `status` and gives its descriptors
+ * back. Caller holds blk_lock. */
+static void chain_finish(uint16_t head, int status)
+{
+    struct blk_chain *c = &disk.chain[head];
+    struct blk_req *r = c->req;
+    c->req = NULL;
+    for (int i = 0; i < VIRTIO_BLK_REQ_DESCS; i++)
+        disk.free_desc[disk.nfree++] = c->desc[i];
+    disk.inflight--;
+    r->status = status;
+    r->done = true;
+    wakeup(r);          /* r is only a channel here: its waiter may free it once we unlock */
+}
+
+static int device_status_to_errno(uint8_t s)
+{
+    /* VIRTIO_BLK_S_IOERR, VIRTIO_BLK_S_UNSUPP, or nothing written at all */
+    return s == VIRTIO_BLK_S_OK ? 0 : -EIO;
+}
+
+/* Takes every new used-ring entry. Returns false if the device broke the
+ * ring's rules (an index too far ahead); bad chain ids are skipped. */
+static bool used_reap(uint32_t *bad_ids)
+{
+    /* the interrupt status we just read before the index it announced */
+    arch_rmb();
+    uint16_t idx = *(volatile uint16_t *)&disk.used->idx;
+    if ((uint16_t)(idx - disk.last_used) > disk.qsize)
+        return false;
+    /* the index before the entries and status bytes it covers */
+    arch_rmb();
+    while (disk.last_used != idx) {
+        struct virtq_used_elem e = disk.used->ring[disk.last_used % disk.qsize];
+        disk.last_used++;
+        if (e.id >= disk.qsize || !disk.chain[e.id].req) {
+            (*bad_ids)++;
+            continue;
+        }
+        chain_finish((uint16_t)e.id, device_status_to_errno(disk.chain[e.id].status));
+    }
+    return true;
+}
+
+/* The device is unusable: stop it (a reset ends its use of our rings and
+ * buffers), fail everything in flight and every later request. */
+static void device_fail(void)
+{
+    device_reset(disk.regs);
+    status_add(disk.regs, VIRTIO_STATUS_FAILED);
+    __atomic_store_n(&disk.ready, false, __ATOMIC_RELEASE);
+    for (uint16_t head = 0; head < disk.qsize; head++)
+        if (disk.chain[head].req)
+            chain_finish(head, -EIO);
+}
+
+void blk_intr(void)
+{
+    if (!disk.regs)
+        return;
+    const char *failure = NULL;
+    uint32_t bad_ids = 0;
+    spin_lock(&blk_lock);
+    uint32_t pending = reg_read(disk.regs, VIRTIO_MMIO_INTERRUPT_STATUS);
+    reg_write(disk.regs, VIRTIO_MMIO_INTERRUPT_ACK, pending);
+    if (disk.ready) {
+        bool need_reset = (pending & VIRTIO_INT_CONFIG_CHANGE) &&
+                          (reg_read(disk.regs, VIRTIO_MMIO_STATUS) & VIRTIO_STATUS_DEVICE_NEEDS_RESET);
+        if (need_reset)
+            failure = "it needs a reset";
+        else if (!used_reap(&bad_ids))
+            failure = "its used ring index ran ahead of the queue";
+        if (failure)
+            device_fail();
+        wakeup(&disk.nfree);   /* chains came back, or the device is gone */
+    }
+    spin_unlock(&blk_lock);
+    /* Printed after the lock: the console lock is not below "blk". */
+    if (bad_ids)
+        kprintf("faultline: disk: device completed %u unknown request(s); ignored\n", bad_ids);
+    if (failure)
+        kprintf("faultline: disk: virtio-blk at 0x%lx failed (%s); running without a disk\n",
+                (uint64_t)disk.base, failure);
+}
