@@ -12,7 +12,7 @@ from qemu_helpers import boot_to_shell, timeout_scale
 
 # The programs every initrd has (user/*.c); ls must show each with its size.
 PROGRAMS = ("sh", "init", "ls", "ps", "cat", "echo", "kill", "time", "halt", "spin",
-            "threads", "faultnull", "illegal", "getpidbench", "sleep", "uptime")
+            "threads", "faultnull", "illegal", "getpidbench", "sleep", "uptime", "hog", "vmstat")
 README = mkinitrd.README_TEXT.decode()
 
 

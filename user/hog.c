@@ -56,8 +56,7 @@
 #define HDR_MAGIC     0
 #define HDR_CHILD     1
 #define HDR_PAGE      2
-#define HDR_ROUND     3
-#define HDR_WORDS     4
+#define HDR_ROUND     3             /* pattern words follow the header */
 
 /* splitmix64 (Steele, Lea, Flood): consecutive inputs give unrelated outputs */
 #define MIX_GAMMA     0x9e3779b97f4a7c15ULL
