@@ -22,7 +22,8 @@ static uint32_t pick_cursor;   /* where the next scan starts: fairness hint */
 static bool may_run_here(const struct thread *t, const struct cpu *c)
 {
     /* A swapped-out process has no memory to run in (mm=swap). */
-    if (t->proc && __atomic_load_n(&t->proc->swapped, __ATOMIC_ACQUIRE))
+    if (t->proc && __atomic_load_n(&t->proc->swapped, __ATOMIC_ACQUIRE) &&
+        __atomic_load_n(&t->proc->swap_exempt, __ATOMIC_ACQUIRE) != t)
         return false;
     return t->affinity < 0 || t->affinity == (int)c->id;
 }

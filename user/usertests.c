@@ -1401,11 +1401,13 @@ static void mmaperrors(void)
     expect("mmap(FIXED at a kernel address)",
            ptr_error(mmap(kernel_ptr(), PAGE_SIZE, ANON_RW, FL_MAP_ANON | FL_MAP_FIXED)), -EINVAL);
 
-    /* More than memory holds is refused up front, not on first touch. */
-    struct fl_sysinfo info;
-    expect("sysinfo", sysinfo(&info), 0);
-    expect("mmap(more than all memory)",
-           ptr_error(mmap(NULL, (info.frames_total + 1) * PAGE_SIZE, ANON_RW, FL_MAP_ANON)), -ENOMEM);
+    /* More than memory and swap together hold is refused up front, not
+     * on first touch. */
+    struct fl_vmstat vm;
+    expect("vmstat", vmstat(&vm), 0);
+    expect("mmap(more than memory and swap)",
+           ptr_error(mmap(NULL, (vm.frames_total + vm.swap_total + 1) * PAGE_SIZE, ANON_RW,
+                          FL_MAP_ANON)), -ENOMEM);
     expect("mmap(1 TiB)", ptr_error(mmap(NULL, HUGE_MAP, ANON_RW, FL_MAP_ANON)), -ENOMEM);
     expect("mmap(2^62)", ptr_error(mmap(NULL, HUGE_LEN, ANON_RW, FL_MAP_ANON)), -ENOMEM);
 

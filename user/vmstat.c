@@ -52,6 +52,9 @@ static const struct counter counters[] = {
     COUNTER(swapout_pages, NULL,      false),
     COUNTER(io_errors,     "ioerr",   false),
     COUNTER(oom_kills,     "oom",     false),
+    COUNTER(frames_user,   NULL,      true),
+    COUNTER(resident_total, NULL,     true),
+    COUNTER(swap_owned,    NULL,      true),
 };
 
 static uint64_t value_of(const struct fl_vmstat *st, const struct counter *c)

@@ -232,6 +232,12 @@ struct fl_vmstat {
     uint64_t swapout_pages;
     uint64_t io_errors;        /* device operations that failed */
     uint64_t oom_kills;        /* processes killed for want of memory or swap */
+    /* Bookkeeping that must agree whenever nothing is moving: every user
+     * frame is some live space's resident page, and every used swap slot
+     * is some live space's swapped page. A difference is a leak. */
+    uint64_t frames_user;      /* frames the core map says are user frames */
+    uint64_t resident_total;   /* sum of the live spaces' resident pages */
+    uint64_t swap_owned;       /* sum of the live spaces' swapped pages */
 };
 
 #endif

@@ -56,7 +56,8 @@ struct aspace {
     struct region regions[ASPACE_MAX_REGIONS];
     int nregions;
     vaddr_t heap_start, brk;
-    uint64_t resident;           /* user pages mapped */
+    uint64_t resident;           /* user pages in memory (present or hidden) */
+    uint64_t swapped;            /* pages in swap slots (SWAPPED entries) */
     uint64_t lazy_pages;         /* pages promised by sbrk or mmap, not yet touched */
     bool in_use;
 };
@@ -89,6 +90,8 @@ int  aspace_munmap(struct aspace *as, vaddr_t addr, uint64_t len);
 /* Copies into as (which need not be the active one; its lock held) through
  * the direct map, creating pages as the regions allow. For exec. */
 int  aspace_write(struct aspace *as, vaddr_t va, const void *src, uint64_t n);
+/* Sums of resident and swapped pages over every live space (vmstat). */
+void aspace_totals(uint64_t *resident, uint64_t *swapped);
 /* Makes every hart that may cache translations of as flush them, and waits. */
 void aspace_shootdown(struct aspace *as);
 

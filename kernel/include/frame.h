@@ -44,6 +44,7 @@ paddr_t frame_choose_victim(struct clock_hand *h,
                             void *ctx, void **owner, uint64_t *vpn);
 
 uint64_t frames_free_count(void);
+uint64_t frames_user_count(void);      /* FRAME_USER records: walks the core map */
 uint64_t frames_total_count(void);
 
 #endif

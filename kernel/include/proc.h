@@ -82,6 +82,9 @@ struct proc {
      * scheduler passes the threads over; set by the swapper or the
      * process itself, read by the scheduler without a lock. */
     bool     swapped;
+    bool     swapped_out;         /* the image is wholly out: the swapper may bring it in */
+    struct thread *swap_exempt;   /* the thread writing its own process out may
+                                     still run while it waits for its siblings */
     uint32_t swap_need;           /* frames it needs to come back in */
     bool     swap_lent;           /* it went out in a fault, holding its space's
                                      lock: the swapper uses it on its behalf */

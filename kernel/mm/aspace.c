@@ -68,6 +68,7 @@ struct aspace *aspace_create(void)
     as->nregions = 0;
     as->heap_start = as->brk = 0;
     as->resident = 0;
+    as->swapped = 0;
     as->lazy_pages = 0;
     return as;
 }
@@ -86,6 +87,7 @@ static paddr_t drop_leaf(struct aspace *as, void *leaf)
     case LEAF_SWAPPED:
         mmu_leaf_clear(leaf);
         swap_free((uint32_t)li.slot, 1);
+        as->swapped--;
         return 0;
     case LEAF_DISCARDED:
     case LEAF_EMPTY:
@@ -492,6 +494,19 @@ int aspace_write(struct aspace *as, vaddr_t va, const void *src, uint64_t n)
         n -= chunk;
     }
     return 0;
+}
+
+void aspace_totals(uint64_t *resident, uint64_t *swapped)
+{
+    *resident = *swapped = 0;
+    spin_lock(&aspaces_lock);
+    for (int i = 0; i < MAX_ASPACES; i++) {
+        if (aspaces[i].in_use) {
+            *resident += aspaces[i].resident;
+            *swapped += aspaces[i].swapped;
+        }
+    }
+    spin_unlock(&aspaces_lock);
 }
 
 /*

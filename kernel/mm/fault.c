@@ -79,6 +79,7 @@ static int bring_in(struct aspace *as, struct region *r, vaddr_t page, void *lea
         if (probe)
             probe->zeroed_at = meter_now();
         swap_free(slot, 1);
+        as->swapped--;
         /* The only copy is now the frame. */
         dirty = true;
         vm_count(VM_PAGEINS);

@@ -141,5 +141,15 @@ paddr_t frame_pa_of(uint32_t index)
     return (core.base_pfn + index) << PAGE_SHIFT;
 }
 
+uint64_t frames_user_count(void)
+{
+    uint64_t n = 0;
+    spin_lock(&frames_lock);
+    for (uint32_t i = 0; i < core.nframes; i++)
+        n += core.frames[i].state == FRAME_USER;
+    spin_unlock(&frames_lock);
+    return n;
+}
+
 uint64_t frames_free_count(void)  { return core.nfree; }
 uint64_t frames_total_count(void) { return core.nmanaged; }

@@ -72,6 +72,7 @@ int mm_evict_page(struct aspace *as, void *leaf, paddr_t pa)
             return rc;
         }
         mmu_leaf_set_swapped(leaf, slot);
+        as->swapped++;
         vm_count(VM_PAGEOUTS);
         meter_record(FL_METER_PAGEOUT, start, meter_now());
     }

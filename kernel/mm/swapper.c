@@ -86,6 +86,7 @@ static void flush_out(struct out_ctx *c)
         mmu_leaf_set_swapped(b->leaf[i], b->slot[i]);
         frame_free(b->pa[i]);
         c->as->resident--;
+        c->as->swapped++;
         c->moved++;
     }
     b->n = 0;
@@ -129,6 +130,7 @@ static int swap_out_locked(struct proc *p, struct aspace *as, uint32_t need)
         return c.rc;
     p->swap_need = need;
     p->swap_stamp = arch_read_time();
+    __atomic_store_n(&p->swapped_out, true, __ATOMIC_RELEASE);
     vm_count(VM_SWAPOUTS);
     vm_count_n(VM_SWAPOUT_PAGES, c.moved);
     meter_record(FL_METER_SWAPOUT, start, meter_now());
@@ -176,18 +178,24 @@ static int swap_make_room(struct aspace *as)
         return -ENOMEM;               /* it could never come back in */
     if (!held)
         sleeplock_acquire(&img->lock);
+    __atomic_store_n(&p->swap_exempt, current_thread(), __ATOMIC_RELEASE);
     set_swapped(p, true);
     while (!off_every_hart(p))
         yield();
+    /* Before the image is marked out: from then on the swapper may act. */
+    p->swap_lent = held;
     int rc = swap_out_locked(p, img, need);
-    if (rc)
+    if (rc) {
+        p->swap_lent = false;
         set_swapped(p, false);
+    }
     if (!held)
         sleeplock_release(&img->lock);
+    /* Until here this thread had to run (it sleeps on the device, yields
+     * for TLB shootdowns); now it waits off every hart to be brought in. */
+    __atomic_store_n(&p->swap_exempt, NULL, __ATOMIC_RELEASE);
     if (rc)
         return rc;
-    p->swap_lent = held;
-    /* Off this hart too until the swapper has brought us back. */
     while (__atomic_load_n(&p->swapped, __ATOMIC_ACQUIRE))
         yield();
     p->swap_lent = false;
@@ -216,6 +224,7 @@ static void flush_in(struct in_ctx *c)
             continue;
         }
         swap_free(b->slot[i], 1);
+        c->as->swapped--;
         frame_set_dirty(b->pa[i], true);
         mmu_leaf_set_tracked(b->leaf[i], b->pa[i], b->prot[i], false);
         c->as->resident++;
@@ -256,6 +265,7 @@ static void swap_in(struct proc *p)
     if (!lent)
         sleeplock_release(&as->lock);
     p->swap_stamp = arch_read_time();
+    p->swapped_out = false;
     set_swapped(p, false);
     vm_count(VM_SWAPINS);
     vm_count_n(VM_SWAPIN_PAGES, c.moved);
@@ -296,7 +306,8 @@ static struct proc *choose_incoming(void)
     struct proc *best = NULL;
     for (int i = 0; i < MAX_PROCS; i++) {
         struct proc *p = &procs[i];
-        if (p->state != P_ALIVE || !p->swapped || !has_runnable_thread(p))
+        if (p->state != P_ALIVE || !__atomic_load_n(&p->swapped_out, __ATOMIC_ACQUIRE) ||
+            !has_runnable_thread(p))
             continue;
         if (!best || p->swap_stamp < best->swap_stamp)
             best = p;

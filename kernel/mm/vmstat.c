@@ -41,5 +41,7 @@ long sys_vmstat(uint64_t ubuf)
     st.swapout_pages = get(VM_SWAPOUT_PAGES);
     st.io_errors = get(VM_IO_ERRORS);
     st.oom_kills = get(VM_OOM_KILLS);
+    st.frames_user = frames_user_count();
+    aspace_totals(&st.resident_total, &st.swap_owned);
     return copy_to_user(ubuf, &st, sizeof st) ? -EFAULT : 0;
 }
