@@ -5,6 +5,7 @@
  * while a hart records may be off by that one event).
  */
 #include "meter.h"
+#include "proc.h"
 #include "cpu.h"
 #include "config.h"
 #include "usercopy.h"
@@ -129,4 +130,18 @@ long sys_meter_read(uint64_t hart, uint64_t ubuf, uint64_t max)
             return -EFAULT;
     }
     return (long)n;
+}
+
+uint64_t meter_offcpu(void)
+{
+    return current_thread()->offcpu_cycles;
+}
+
+void meter_record_split(enum fl_meter_event run, enum fl_meter_event wait,
+                        uint64_t start, uint64_t offcpu_at_start)
+{
+    uint64_t end = meter_now();
+    uint64_t off = current_thread()->offcpu_cycles - offcpu_at_start;
+    meter_record(run, start, end - off);
+    meter_record(wait, 0, off);
 }

@@ -131,11 +131,13 @@ void sched(void)
     bool were_on = c->irq_were_on;
     uint64_t now = arch_read_time();
     t->stime += now - t->stamp;
+    uint64_t off_at = meter_now();
     arch_context_switch(&t->context, &c->scheduler);
     /* We may resume on another hart. */
     c = this_cpu();
     c->irq_were_on = were_on;
     t->stamp = arch_read_time();
+    t->offcpu_cycles += meter_now() - off_at;
 }
 
 void yield(void)
@@ -212,6 +214,14 @@ void wakeup(void *chan)
             make_runnable(t);
         spin_unlock(&t->lock);
     }
+}
+
+void wakeup_thread(struct thread *t, void *chan)
+{
+    spin_lock(&t->lock);
+    if (t->state == T_SLEEPING && t->chan == chan)
+        make_runnable(t);
+    spin_unlock(&t->lock);
 }
 
 static void ipi(struct cpu *c, uint32_t what)

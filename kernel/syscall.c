@@ -11,6 +11,7 @@
 #include "meter.h"
 #include "signal.h"
 #include "vmstat.h"
+#include "mm.h"
 #include <faultline/syscall.h>
 #include <faultline/errno.h>
 
@@ -40,6 +41,7 @@ ARGS1(sys_sysinfo)    ARGS1(sys_unlink)     ARGS0(sys_yield)     ARGS3(sys_wait_
 ARGS0(sys_gethart)    ARGS3(sys_meter_read) ARGS0(sys_meter_reset) ARGS0(sys_nop)
 ARGS3(sys_sigaction)  ARGS3(sys_sigprocmask) ARGS0(sys_sigreturn) ARGS2(sys_tkill)
 ARGS1(sys_sigpending) ARGS4(sys_mmap)     ARGS2(sys_munmap)    ARGS1(sys_vmstat)
+ARGS3(sys_vmctl)
 
 static const syscall_fn table[SYS_COUNT] = {
     [SYS_getpid] = do_sys_getpid,   [SYS_exit] = do_sys_exit,
@@ -59,6 +61,7 @@ static const syscall_fn table[SYS_COUNT] = {
     [SYS_gethart] = do_sys_gethart,
     [SYS_meter_read] = do_sys_meter_read, [SYS_meter_reset] = do_sys_meter_reset,
     [SYS_nop] = do_sys_nop,         [SYS_vmstat] = do_sys_vmstat,
+    [SYS_vmctl] = do_sys_vmctl,
     [SYS_sigaction] = do_sys_sigaction, [SYS_sigprocmask] = do_sys_sigprocmask,
     [SYS_sigreturn] = do_sys_sigreturn, [SYS_tkill] = do_sys_tkill,
     [SYS_sigpending] = do_sys_sigpending,

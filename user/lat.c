@@ -16,7 +16,7 @@
  * reset before it), FL-JSON {"meters":[...],"bench":NAME}, and at the end
  * FL-JSON {"lat":"done"}.
  *
- *   lat            every benchmark
+ *   lat            every benchmark (swapin needs mm=swap, pagein a swap device)
  *   lat NAME...    only those
  */
 #include "ulib.h"
@@ -29,6 +29,11 @@
 #define WARMUP          100
 #define FAULT_PAGES     256        /* demand-zero samples: one per fresh page */
 #define FAULT_WARMUP    16
+#define PAGEIN_PAGES    64         /* page-in and minor-fault samples: one per page */
+#define PAGEIN_WARMUP   8
+#define SWAP_ROUNDS     8          /* whole-process swap-outs and swap-ins (mm=swap) */
+#define SWAP_WARMUP     2
+#define SWAP_PAGES      64         /* heap pages the process carries out and back */
 #define PAGE_BYTES      4096
 #define HIST_BUCKETS    64
 #define PERCENT_90      90
@@ -195,6 +200,104 @@ static void bench_fault_zero(void)
     report_meter_part("map_to_exit", FL_METER_FAULT_MAP_TO_EXIT, true);
     printf("}}\n");
     sbrk(-(long)(FAULT_PAGES + FAULT_WARMUP) * PAGE_BYTES);
+}
+
+/* A heap area of n pages, each written once (so each is a dirty page of
+ * its own), or NULL with the reason printed. */
+static char *dirty_pages(const char *bench, int n)
+{
+    char *area = sbrk((long)n * PAGE_BYTES);
+    if (ptr_error(area)) {
+        printf("lat: %s: sbrk: %s\n", bench, strerror(ptr_error(area)));
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        area[(long)i * PAGE_BYTES] = (char)(i + 1);
+    return area;
+}
+
+/* Puts the pages in the state `op` makes, then times the first touch of
+ * each: the fault that brings it back. */
+static void bench_touch_after(const char *name, int op, enum fl_meter_event part_event,
+                              const char *part)
+{
+    int total = PAGEIN_PAGES + PAGEIN_WARMUP;
+    char *area = dirty_pages(name, total);
+    if (!area)
+        return;
+    long done = vmctl(op, area, (unsigned long)total * PAGE_BYTES);
+    if (done != total) {
+        printf("lat: %s: vmctl: %s\n", name, done < 0 ? strerror((int)-done) : "not every page moved");
+        sbrk(-(long)total * PAGE_BYTES);
+        return;
+    }
+    for (int i = 0; i < PAGEIN_WARMUP; i++)
+        (void)*(volatile char *)(area + (long)i * PAGE_BYTES);
+    meter_reset();
+    char *pages = area + (long)PAGEIN_WARMUP * PAGE_BYTES;
+    int bad = 0;
+    for (int i = 0; i < PAGEIN_PAGES; i++) {
+        volatile char *p = pages + (long)i * PAGE_BYTES;
+        uint64_t t0 = now();
+        char c = *p;
+        uint64_t t1 = now();
+        samples[i] = net(t0, t1);
+        bad += c != (char)(PAGEIN_WARMUP + i + 1);
+    }
+    if (bad)
+        printf("lat: %s: %d pages came back wrong\n", name, bad);
+    report_unit(name, "instructions", PAGEIN_WARMUP, samples, PAGEIN_PAGES, true);
+    printf("\"parts\":{");
+    report_meter_part(part, part_event, part_event != FL_METER_PAGEIN);
+    if (part_event == FL_METER_PAGEIN)
+        report_meter_part("device_wait", FL_METER_PAGE_WAIT, true);
+    printf("}}\n");
+    sbrk(-(long)total * PAGE_BYTES);
+}
+
+/* A page written out to the swap/paging device and read back on touch. */
+static void bench_pagein(void)
+{
+    bench_touch_after("pagein", FL_VMCTL_PAGEOUT, FL_METER_PAGEIN, "pagein");
+}
+
+/* A resident page hidden from the MMU, as the clock hides pages with
+ * refbits=sw: the touch is a minor fault that only remaps it. */
+static void bench_minor_fault(void)
+{
+    bench_touch_after("minor_fault", FL_VMCTL_HIDE, FL_METER_MINOR_FAULT, "remap");
+}
+
+/* mm=swap: the whole process out and back in, SWAP_ROUNDS times. The
+ * user-side wait depends on the swapper's pacing, so the result is the
+ * kernel's own meters of the two moves, per round. */
+static void bench_swapin(void)
+{
+    char *area = dirty_pages("swapin", SWAP_PAGES);
+    if (!area)
+        return;
+    for (int i = 0; i < SWAP_WARMUP + SWAP_ROUNDS; i++) {
+        if (i == SWAP_WARMUP)
+            meter_reset();
+        long rc = vmctl(FL_VMCTL_SWAPOUT, NULL, 0);
+        if (rc) {
+            printf("lat: swapin: vmctl: %s (it needs mm=swap)\n", strerror((int)-rc));
+            sbrk(-(long)SWAP_PAGES * PAGE_BYTES);
+            return;
+        }
+    }
+    int bad = 0;
+    for (int i = 0; i < SWAP_PAGES; i++)
+        bad += area[(long)i * PAGE_BYTES] != (char)(i + 1);
+    if (bad)
+        printf("lat: swapin: %d pages came back wrong\n", bad);
+    printf("FL-JSON {\"bench\":\"swapin\",\"unit\":\"cycles\",\"rounds\":%d,\"warmup\":%d,"
+           "\"heap_pages\":%d,\"parts\":{", SWAP_ROUNDS, SWAP_WARMUP, SWAP_PAGES);
+    report_meter_part("swapout", FL_METER_SWAPOUT, false);
+    report_meter_part("swapin", FL_METER_SWAPIN, false);
+    report_meter_part("device_wait", FL_METER_SWAP_WAIT, true);
+    printf("}}\n");
+    sbrk(-(long)SWAP_PAGES * PAGE_BYTES);
 }
 
 /* ------------------------------------------------------------ signals */
@@ -380,6 +483,9 @@ static const struct bench benches[] = {
     { "signal_self", bench_signal_self },
     { "segv_catch", bench_segv_catch },
     { "signal_cross", bench_signal_cross },
+    { "pagein", bench_pagein },
+    { "minor_fault", bench_minor_fault },
+    { "swapin", bench_swapin },
 };
 
 int main(int argc, char *argv[])

@@ -184,10 +184,12 @@ struct fl_sysinfo {
     X(SIGNAL_IPI_TO_INTERRUPT,     "signal.ipi_to_interrupt",     "IPI sent -> target interrupted") \
     X(SIGNAL_INTERRUPT_TO_HANDLER, "signal.interrupt_to_handler", "target interrupted -> handler entered") \
     X(SIGNAL_SIGRETURN_TO_RESTORED, "signal.sigreturn_to_restored", "sigreturn entered -> context restored") \
-    X(PAGEIN,        "vm.pagein",     "page fault on a page on the paging device -> page read and mapped") \
-    X(PAGEOUT,       "vm.pageout",    "victim chosen -> dirty page written and unmapped") \
-    X(SWAPIN,        "vm.swapin",     "swapper starts bringing a process in -> whole image resident") \
-    X(SWAPOUT,       "vm.swapout",    "swapper chooses a victim -> whole image on the swap device") \
+    X(PAGEIN,        "vm.pagein",     "page-in: fault on a page on the device -> mapped, less the time switched out (device wait)") \
+    X(PAGE_WAIT,     "vm.page_wait",  "page-in or page-out: time switched out while the device worked") \
+    X(PAGEOUT,       "vm.pageout",    "page-out: victim taken -> written and freed, less the time switched out") \
+    X(SWAPIN,        "vm.swapin",     "swap-in: start -> whole image resident, less the time switched out") \
+    X(SWAPOUT,       "vm.swapout",    "swap-out: start -> whole image on the device, less the time switched out") \
+    X(SWAP_WAIT,     "vm.swap_wait",  "swap-in or swap-out: time switched out (device, TLB shootdown)") \
     X(MINOR_FAULT,   "vm.minor_fault", "fault on a resident page (simulated reference bit) -> remapped") \
     X(METER_SELF,    "meter.self",    "cost of recording one event (calibrated at boot)")
 
@@ -239,5 +241,16 @@ struct fl_vmstat {
     uint64_t resident_total;   /* sum of the live spaces' resident pages */
     uint64_t swap_owned;       /* sum of the live spaces' swapped pages */
 };
+
+/*
+ * vmctl: puts the caller's own pages into a chosen state, so that a
+ * measurement (user/lat) can take exactly the fault it wants to time.
+ */
+#define FL_VMCTL_PAGEOUT  1   /* evict the resident pages of [addr, addr+len): dirty ones
+                                 to swap, clean ones dropped -> pages evicted */
+#define FL_VMCTL_HIDE     2   /* hide them as the clock does with refbits=sw: the next
+                                 touch is a minor fault -> pages hidden */
+#define FL_VMCTL_SWAPOUT  3   /* mm=swap: write the whole process out and return once
+                                 the swapper has brought it back (addr, len ignored) -> 0 */
 
 #endif

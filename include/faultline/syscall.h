@@ -49,6 +49,7 @@
 #define SYS_nop            39   /* () -> 0 through the full trap path: the null system call */
 
 #define SYS_vmstat         40   /* (struct fl_vmstat *buf) -> 0: memory-manager counters */
-#define SYS_COUNT          41   /* one past the highest number */
+#define SYS_vmctl          41   /* (int op, void *addr, unsigned long len) -> pages acted on: FL_VMCTL_* */
+#define SYS_COUNT          42   /* one past the highest number */
 
 #endif

@@ -65,6 +65,7 @@ static struct {
     uint16_t  last_used;             /* next used-ring entry to look at */
     uint16_t  free_desc[BLK_QUEUE_SIZE];   /* a stack of free descriptor numbers */
     uint16_t  nfree;
+    uint16_t  nfree_waiters;      /* submitters asleep for a free chain */
     uint32_t  inflight, inflight_peak;
     struct blk_chain chain[BLK_QUEUE_SIZE];
 } disk;
@@ -449,14 +450,18 @@ int blk_submit(struct blk_req *r)
 {
     r->done = false;
     r->status = 0;
+    r->waiter = NULL;
     int err = request_check(r);
     if (err) {
         refuse(r, err);
         return err;
     }
     spin_lock(&blk_lock);
-    while (disk.ready && disk.nfree < VIRTIO_BLK_REQ_DESCS)
+    while (disk.ready && disk.nfree < VIRTIO_BLK_REQ_DESCS) {
+        disk.nfree_waiters++;
         sleep_on(&disk.nfree, &blk_lock);
+        disk.nfree_waiters--;
+    }
     if (!disk.ready) {           /* the device failed while we slept */
         spin_unlock(&blk_lock);
         refuse(r, -EIO);
@@ -475,8 +480,10 @@ int blk_submit(struct blk_req *r)
 int blk_wait(struct blk_req *r)
 {
     spin_lock(&blk_lock);
+    r->waiter = current_thread();
     while (!r->done)
         sleep_on(r, &blk_lock);
+    r->waiter = NULL;
     spin_unlock(&blk_lock);
     return r->status;
 }
@@ -503,7 +510,11 @@ static void chain_finish(uint16_t head, int status)
     disk.inflight--;
     r->status = status;
     r->done = true;
-    wakeup(r);          /* r is only a channel here: its waiter may free it once we unlock */
+    /* The one thread waiting for r, woken directly: a wakeup() by channel
+     * would look at every thread, in the interrupt, for each request. r is
+     * only read here: its waiter may free it once we unlock. */
+    if (r->waiter)
+        wakeup_thread(r->waiter, r);
 }
 
 static int device_status_to_errno(uint8_t s)
@@ -565,7 +576,8 @@ void blk_intr(void)
             failure = "its used ring index ran ahead of the queue";
         if (failure)
             device_fail();
-        wakeup(&disk.nfree);   /* chains came back, or the device is gone */
+        if (disk.nfree_waiters || failure)
+            wakeup(&disk.nfree);   /* chains came back, or the device is gone */
     }
     spin_unlock(&blk_lock);
     /* Printed after the lock: the console lock is not below "blk". */

@@ -14,6 +14,8 @@
 
 #include "types.h"
 
+struct thread;
+
 #define BLK_SECTOR_SIZE 512
 
 struct blk_req {
@@ -28,6 +30,7 @@ struct blk_req {
                                  -EROFS (write to a read-only disk), -ENODEV (no disk) */
     bool     done;
     uint16_t slot;            /* driver's own: descriptor chain head */
+    struct thread *waiter;    /* driver's own: the thread in blk_wait */
 };
 
 /* Boot: finds the first virtio-mmio block device in the device tree,

@@ -34,8 +34,8 @@ enum frame_state {
 struct frame {
     uint8_t  state;       /* enum frame_state */
     uint8_t  flags;       /* FRAME_F_* */
-    uint32_t pins;        /* >0: may not be reclaimed (I/O in flight, being mapped);
-                             32 bits so it can be changed with an atomic add */
+    uint32_t pins;        /* >0: may not be reclaimed (kept for I/O that runs
+                             without the owner's lock, e.g. a page daemon) */
     uint32_t next;        /* list link (index) or FRAME_NONE */
     void    *owner;       /* struct aspace * for FRAME_USER; NULL otherwise */
     uint64_t vpn;         /* virtual page number in owner (FRAME_USER) */

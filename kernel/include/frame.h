@@ -25,8 +25,6 @@ void    frame_free(paddr_t pa);                        /* panics on a double fre
  * are at or below USER_FRAME_RESERVE, which keeps frames for page tables
  * and kernel stacks when user pages have filled memory. */
 paddr_t frame_alloc_user(void *owner, uint64_t vpn);
-/* The victim frame_choose_victim pinned, let go. */
-void    frame_unpin(paddr_t pa);
 /* The physical address of core-map record index. */
 paddr_t frame_pa_of(uint32_t index);
 /* FRAME_F_DIRTY: the frame differs from every copy elsewhere (its page was
@@ -38,7 +36,8 @@ bool    frame_is_dirty(paddr_t pa);
 struct clock_hand;
 enum clock_verdict;
 /* Runs the replacement clock over the core map under the frames lock; the
- * victim comes back pinned, with its owner and page. 0 if none. */
+ * victim comes back with its owner and page (examine locked the owner's
+ * space, which keeps the page there). 0 if none. */
 paddr_t frame_choose_victim(struct clock_hand *h,
                             enum clock_verdict (*examine)(struct frame *f, uint32_t index, void *ctx),
                             void *ctx, void **owner, uint64_t *vpn);

@@ -17,7 +17,15 @@ static inline uint64_t meter_now(void) { return arch_read_cycles(); }
 
 /* Records end - start for event e on this hart (no-op when disabled). */
 void meter_record(enum fl_meter_event e, uint64_t start, uint64_t end);
-void meters_init(bool enabled);      /* also calibrates METER_SELF */
+void meters_init(bool enabled);
+
+/* For paths that may sleep (device I/O): the current thread's switched-out
+ * cycles so far, and a record of the interval since `start` split into
+ * what the thread ran (event run) and what it spent switched out (event
+ * wait). */
+uint64_t meter_offcpu(void);
+void meter_record_split(enum fl_meter_event run, enum fl_meter_event wait,
+                        uint64_t start, uint64_t offcpu_at_start);      /* also calibrates METER_SELF */
 
 long sys_meter_read(uint64_t hart, uint64_t ubuf, uint64_t max);
 long sys_meter_reset(void);

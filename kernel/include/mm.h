@@ -37,6 +37,9 @@ struct mm_ops {
     int  (*make_room)(struct aspace *as);
     /* Extra promise capacity the manager can back (swap slots). */
     uint64_t (*commit_extra)(void);
+    /* vmctl(FL_VMCTL_SWAPOUT): the caller's process out and back in.
+     * NULL where the manager does not move whole processes. */
+    int  (*swap_out_self)(void);
 };
 
 extern const struct mm_ops *mm;
@@ -62,12 +65,14 @@ static inline paddr_t mm_alloc_frame(struct aspace *as, vaddr_t va, int *err, bo
     return mm_alloc_frame_slow(as, va, err, made_room);
 }
 
-/* Evicts the page in leaf of as (its lock held, frame pa pinned by the
- * caller) to swap or, if it is clean, drops it. Shared by the paging
- * clock and the swapper. 0, -ENOSPC or -EIO (the page then stays). */
+/* Evicts the page in leaf of as (its lock held, which keeps the page where
+ * it is) to swap or, if it is clean, drops it and frees the frame. Shared
+ * by the paging clock and vmctl. 0, -ENOSPC or -EIO (the page then stays). */
 int  mm_evict_page(struct aspace *as, void *leaf, paddr_t pa);
 
 /* Promise capacity beyond free frames (swap slots), for commit_pages. */
 uint64_t mm_commit_extra(void);
+
+long sys_vmctl(uint64_t op, uint64_t addr, uint64_t len);
 
 #endif

@@ -56,6 +56,9 @@ struct thread {
     uint64_t sig_pending;         /* directed at this thread (tkill, faults) */
     uint64_t sig_blocked;         /* sigprocmask: never includes SIGKILL */
     uint64_t sig_fault_addr;      /* stval of a pending fault signal, else 0 */
+    /* Cycles spent switched out (asleep, or yielded), so a meter can give
+     * the instructions a path itself ran: elapsed less this. */
+    uint64_t offcpu_cycles;
     /* Signal probe points (meters), cycles; 0 = not reached. */
     uint64_t sig_posted_at, sig_ipi_at, sig_interrupted_at;
     char     name[FL_NAME_MAX];
@@ -106,6 +109,7 @@ void sched(void);                        /* caller holds only current->lock */
 void sleep_on(void *chan, struct spinlock *lk);
 void sleep_on_intr(void *chan, struct spinlock *lk);   /* returns at once if thread_interrupted() */
 void wakeup(void *chan);
+void wakeup_thread(struct thread *t, void *chan);   /* t only, if it sleeps on chan */
 void make_runnable(struct thread *t);    /* caller holds t->lock */
 void kick_cpu_for(struct thread *t);     /* an idle hart that may run t: IPI it */
 void thread_first_entry(void);

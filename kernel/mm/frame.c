@@ -89,16 +89,6 @@ static struct frame *frame_of(paddr_t pa)
     return f;
 }
 
-/* Lock-free: pins are only ever changed with atomic adds (the clock adds
- * its pin under the lock, which keeps its reading of pins == 0 and its
- * pin together). */
-void frame_unpin(paddr_t pa)
-{
-    struct frame *f = frame_of(pa);
-    if (__atomic_fetch_sub(&f->pins, 1, __ATOMIC_RELEASE) == 0)
-        panic("frames: unpinning %lx, which is not pinned", (uint64_t)pa);
-}
-
 void frame_set_dirty(paddr_t pa, bool dirty)
 {
     spin_lock(&frames_lock);
@@ -127,7 +117,6 @@ paddr_t frame_choose_victim(struct clock_hand *h,
     paddr_t pa = 0;
     if (i != FRAME_NONE) {
         struct frame *f = &core.frames[i];
-        __atomic_fetch_add(&f->pins, 1, __ATOMIC_ACQUIRE);
         *owner = f->owner;
         *vpn = f->vpn;
         pa = (core.base_pfn + i) << PAGE_SHIFT;

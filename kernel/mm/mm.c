@@ -52,7 +52,7 @@ paddr_t mm_alloc_frame_slow(struct aspace *as, vaddr_t va, int *err, bool *made_
 
 int mm_evict_page(struct aspace *as, void *leaf, paddr_t pa)
 {
-    uint64_t start = meter_now();
+    uint64_t start = meter_now(), off = meter_offcpu();
     struct leaf_info li;
     mmu_leaf_read(leaf, &li);
     unsigned bits = mmu_leaf_take(leaf);
@@ -74,10 +74,9 @@ int mm_evict_page(struct aspace *as, void *leaf, paddr_t pa)
         mmu_leaf_set_swapped(leaf, slot);
         as->swapped++;
         vm_count(VM_PAGEOUTS);
-        meter_record(FL_METER_PAGEOUT, start, meter_now());
+        meter_record_split(FL_METER_PAGEOUT, FL_METER_PAGE_WAIT, start, off);
     }
     as->resident--;
-    frame_unpin(pa);
     frame_free(pa);
     return 0;
 }

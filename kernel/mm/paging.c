@@ -58,9 +58,10 @@ static enum clock_verdict examine(struct frame *f, uint32_t index, void *arg)
     if ((st == LEAF_PRESENT || st == LEAF_HIDDEN) && li.pa != frame_pa_of(index))
         return CLOCK_BUSY;
     if (params.refbits == REFBITS_HW) {
-        if (st != LEAF_PRESENT)
+        /* A hidden page (vmctl) has not been touched since it was hidden. */
+        if (st != LEAF_PRESENT && st != LEAF_HIDDEN)
             return CLOCK_BUSY;
-        if (mmu_leaf_test_clear_accessed(leaf)) {
+        if (st == LEAF_PRESENT && mmu_leaf_test_clear_accessed(leaf)) {
             flush_if_loaded(as, va);
             return CLOCK_SECOND_CHANCE;
         }
@@ -101,7 +102,6 @@ static int paging_make_room(struct aspace *self)
             vm_count(VM_RECLAIMS);
             return 0;
         }
-        frame_unpin(pa);
         if (rc == -ENOSPC)
             return rc;        /* every dirty page would need a slot */
     }

@@ -115,7 +115,7 @@ static void out_leaf(vaddr_t va, void *leaf, void *arg)
  * it will want back. */
 static int swap_out_locked(struct proc *p, struct aspace *as, uint32_t need)
 {
-    uint64_t start = meter_now();
+    uint64_t start = meter_now(), off = meter_offcpu();
     uint32_t n = (uint32_t)as->resident;
     uint32_t extent = n ? swap_alloc(n) : 0;
     if (extent == SWAP_NONE)
@@ -133,7 +133,7 @@ static int swap_out_locked(struct proc *p, struct aspace *as, uint32_t need)
     __atomic_store_n(&p->swapped_out, true, __ATOMIC_RELEASE);
     vm_count(VM_SWAPOUTS);
     vm_count_n(VM_SWAPOUT_PAGES, c.moved);
-    meter_record(FL_METER_SWAPOUT, start, meter_now());
+    meter_record_split(FL_METER_SWAPOUT, FL_METER_SWAP_WAIT, start, off);
     return 0;
 }
 
@@ -166,16 +166,9 @@ static void set_swapped(struct proc *p, bool v)
  * nothing with the space until it is back. A fault in a space being built
  * for exec (as is not yet p->as) sends out the current image instead.
  */
-static int swap_make_room(struct aspace *as)
+static int go_out_and_wait(struct proc *p, struct aspace *img, uint32_t need)
 {
-    struct proc *p = current_proc();
-    struct aspace *img = p->as;
     bool held = sleeplock_held_by_me(&img->lock);
-    uint32_t need = (uint32_t)img->resident + 1;
-    if (as != img && as->resident + need > capacity_frames())
-        return -ENOMEM;
-    if (need > capacity_frames())
-        return -ENOMEM;               /* it could never come back in */
     if (!held)
         sleeplock_acquire(&img->lock);
     __atomic_store_n(&p->swap_exempt, current_thread(), __ATOMIC_RELEASE);
@@ -200,6 +193,24 @@ static int swap_make_room(struct aspace *as)
         yield();
     p->swap_lent = false;
     return 0;
+}
+
+static int swap_make_room(struct aspace *as)
+{
+    struct proc *p = current_proc();
+    struct aspace *img = p->as;
+    uint32_t need = (uint32_t)img->resident + 1;
+    if (as != img && as->resident + need > capacity_frames())
+        return -ENOMEM;
+    if (need > capacity_frames())
+        return -ENOMEM;               /* it could never come back in */
+    return go_out_and_wait(p, img, need);
+}
+
+static int swap_out_self(void)
+{
+    struct proc *p = current_proc();
+    return go_out_and_wait(p, p->as, (uint32_t)p->as->resident);
 }
 
 struct in_ctx {
@@ -254,7 +265,7 @@ static void in_leaf(vaddr_t va, void *leaf, void *arg)
 
 static void swap_in(struct proc *p)
 {
-    uint64_t start = meter_now();
+    uint64_t start = meter_now(), off = meter_offcpu();
     struct aspace *as = p->as;
     bool lent = p->swap_lent;
     if (!lent)
@@ -269,7 +280,7 @@ static void swap_in(struct proc *p)
     set_swapped(p, false);
     vm_count(VM_SWAPINS);
     vm_count_n(VM_SWAPIN_PAGES, c.moved);
-    meter_record(FL_METER_SWAPIN, start, meter_now());
+    meter_record_split(FL_METER_SWAPIN, FL_METER_SWAP_WAIT, start, off);
     for (int i = 0; i < MAX_THREADS; i++) {
         struct thread *t = &threads[i];
         if (t->proc == p && t->state == T_RUNNABLE)
@@ -393,4 +404,5 @@ const struct mm_ops swap_ops = {
     .start = swap_start_threads,
     .make_room = swap_make_room,
     .commit_extra = swap_commit_extra,
+    .swap_out_self = swap_out_self,
 };

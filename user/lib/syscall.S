@@ -87,3 +87,4 @@ SYSCALL          meter_read,        SYS_meter_read
 SYSCALL          meter_reset,       SYS_meter_reset
 SYSCALL          nop,               SYS_nop
 SYSCALL          vmstat,            SYS_vmstat
+SYSCALL          vmctl,             SYS_vmctl

@@ -70,6 +70,7 @@ int   meter_reset(void);
 int   nop(void);                      /* the null system call (full trap path) */
 /* The memory manager's counters; -ENOSYS on a kernel without the call. */
 int   vmstat(struct fl_vmstat *st);
+long  vmctl(int op, void *addr, unsigned long len);   /* FL_VMCTL_* */
 
 /* Any system call by number, for tests that pass what no prototype allows. */
 long  raw_syscall(long number, long a0, long a1, long a2, long a3, long a4, long a5);

@@ -1,0 +1,94 @@
+"""Memory-manager latency budgets: `lat pagein minor_fault swapin` under
+-icount shift=0 on one hart with mm=swap and a disk (docs/measurement.md,
+"Memory-manager budgets").
+
+What is fixed under icount: a minor fault (a hidden page remapped, as
+with refbits=sw), and the kernel's own instructions for a page-in when no
+interrupt lands in them (the minimum over the samples). What is not: the
+time a page-in waits for the device (QEMU answers in host time, so with
+another QEMU busy on the host it moves by thousands), and interrupts that
+land while the kernel works (the device's completions, counted as the
+interrupted path's own work); so page-in as the user times it has no
+budget here, only its kernel part, and the whole-process moves are budgeted
+on their minimum over the rounds with room for that spread.
+"""
+
+import pytest
+
+from qemu_helpers import BOOT_TIMEOUT, Machine
+
+BUDGETS = {
+    # bench: (statistic, budget)          measured when set
+    "minor_fault": ("median", 830),       # hidden page revealed, user-timed (790)
+}
+PART_BUDGETS = {
+    ("pagein", "pagein"):       ("min", 1240),     # kernel work without the device wait (1173)
+    ("minor_fault", "remap"):   ("max", 20),       # the reveal itself (17)
+    ("swapin", "swapout"):      ("min", 74000),    # 64 heap pages + image, out (70504)
+    ("swapin", "swapin"):       ("min", 117000),   # the same back in (101656..105808)
+}
+
+
+PAGEIN_REPEAT_SLACK = 8
+
+
+def run_lat(kernel_elf, initrd_cpio, workdir):
+    m = Machine(kernel_elf, initrd_cpio, workdir=workdir)
+    m.start(cpus=1, icount=True, disk_size="64M", append="mm=swap")
+    try:
+        m.expect_prompt(timeout=BOOT_TIMEOUT)
+        m.send("lat pagein minor_fault swapin")
+        results = {}
+        while True:
+            obj = m.expect_json(timeout=300)
+            if obj.get("lat") == "done":
+                break
+            if "bench" in obj and "meters" not in obj:
+                results[obj["bench"]] = obj
+        m.expect_prompt(timeout=60)
+        log = m.log
+    finally:
+        m.close()
+    return results, log
+
+
+@pytest.fixture(scope="module")
+def mm_lat(kernel_elf, initrd_cpio, tmp_path_factory):
+    return run_lat(kernel_elf, initrd_cpio, tmp_path_factory.mktemp("mmlat"))
+
+
+def test_pages_come_back_intact(mm_lat):
+    results, log = mm_lat
+    assert "came back wrong" not in log, log[-3000:]
+    assert "lat: " not in log.replace("lat pagein", ""), log[-3000:]
+    assert set(results) == {"pagein", "minor_fault", "swapin"}, sorted(results)
+
+
+@pytest.mark.parametrize("bench", sorted(BUDGETS))
+def test_mm_path_within_budget(mm_lat, bench):
+    results, _ = mm_lat
+    stat, budget = BUDGETS[bench]
+    value = results[bench][stat]
+    assert 0 < value <= budget, f"{bench} {stat} is {value} instructions, over its budget of {budget}"
+
+
+@pytest.mark.parametrize("bench, part", sorted(PART_BUDGETS))
+def test_mm_part_within_budget(mm_lat, bench, part):
+    results, _ = mm_lat
+    parts = results[bench].get("parts") or {}
+    assert parts.get(part), f"{bench} has no part {part}: {parts}"
+    stat, budget = PART_BUDGETS[(bench, part)]
+    value = parts[part][stat]
+    assert 0 < value <= budget, f"{bench}.{part} {stat} is {value}, budget {budget}"
+
+
+def test_mm_counts_repeat(mm_lat, kernel_elf, initrd_cpio, tmp_path):
+    """A second boot gives the same minor-fault count, and the kernel's
+    page-in count within a few instructions (a difference of 2 has been
+    seen: how the wakeup meets the idle loop)."""
+    first, _ = mm_lat
+    second, _ = run_lat(kernel_elf, initrd_cpio, tmp_path)
+    assert first["minor_fault"]["median"] == second["minor_fault"]["median"]
+    a = first["pagein"]["parts"]["pagein"]["min"]
+    b = second["pagein"]["parts"]["pagein"]["min"]
+    assert abs(a - b) <= PAGEIN_REPEAT_SLACK, (a, b)
