@@ -47,7 +47,12 @@ static int load_segments(struct aspace *as, const struct initrd_file *f,
         vaddr_t end = ALIGN_UP(s->vaddr + s->memsz, PAGE_SIZE);
         int rc = aspace_add_image(as, start, end, seg_prot(s->flags),
                                   f->data + s->offset, s->vaddr, s->filesz);
-        for (vaddr_t va = start; va < end && !rc && !mm_pages_on_demand(); va += PAGE_SIZE)
+        /* Loading all of it only while it fits in free memory: making
+         * room for a space that is not the process's yet would swap out
+         * the image it is about to drop. Pages not loaded come on demand. */
+        uint64_t pages = (end - start) >> PAGE_SHIFT;
+        bool load = !mm_pages_on_demand() && frames_free_count() > USER_FRAME_RESERVE + pages;
+        for (vaddr_t va = start; va < end && !rc && load; va += PAGE_SIZE)
             rc = aspace_make_present(as, va, NULL);
         if (rc)
             return rc;

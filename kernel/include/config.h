@@ -31,6 +31,8 @@
                                         when user pages have filled memory */
 #define RECLAIM_TRIES       8        /* victims one fault may try before giving up
                                         (each failure is a page whose owner was busy) */
+#define RECLAIM_BUSY_WAITS  1000     /* times a fault yields, when every candidate's
+                                        owner is busy, before it calls memory exhausted */
 #define SWAP_MIN_SLOTS      64       /* a device smaller than this (256 KiB) is not
                                         worth swapping to: run without swap */
 #define SWAP_MAX_SLOTS      (1U << 20) /* 4 GiB of page slots: the bitmap is static */

@@ -89,6 +89,7 @@ struct proc {
     struct thread *swap_exempt;   /* the thread writing its own process out may
                                      still run while it waits for its siblings */
     uint32_t swap_need;           /* frames it needs to come back in */
+    bool     swap_failed;         /* the swapper let it go without bringing it in */
     bool     swap_lent;           /* it went out in a fault, holding its space's
                                      lock: the swapper uses it on its behalf */
     uint64_t swap_stamp;          /* arch time it last went out or came in */

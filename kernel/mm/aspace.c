@@ -161,6 +161,35 @@ struct region *aspace_find_region(struct aspace *as, vaddr_t va)
 
 struct clone_ctx { struct aspace *src, *dst; int rc; };
 
+/* The parent's page (present, hidden or swapped) written to a new slot that
+ * becomes the child's. A swapped page passes through a kernel frame. */
+static int copy_leaf_to_swap(struct aspace *dst, void *leaf, void *dleaf)
+{
+    struct leaf_info li;
+    enum leaf_state st = mmu_leaf_read(leaf, &li);
+    uint32_t slot = swap_alloc(1);
+    if (slot == SWAP_NONE)
+        return -ENOSPC;
+    int rc;
+    if (st == LEAF_SWAPPED) {
+        paddr_t bounce = frame_alloc(FRAME_KERNEL);
+        rc = bounce ? swap_read((uint32_t)li.slot, bounce) : -ENOMEM;
+        if (!rc)
+            rc = swap_write(slot, bounce);
+        if (bounce)
+            frame_free(bounce);
+    } else {
+        rc = swap_write(slot, li.pa);
+    }
+    if (rc) {
+        swap_free(slot, 1);
+        return rc;
+    }
+    mmu_leaf_set_swapped(dleaf, slot);
+    dst->swapped++;
+    return 0;
+}
+
 /* Copies one page of the parent into the child, wherever it is now. The
  * child's frame comes first: getting it may evict a parent page (the
  * parent's lock is ours), so the parent's entry is read only after. */
@@ -180,11 +209,24 @@ static void copy_leaf(vaddr_t va, void *leaf, void *arg)
         return;
     }
     struct region *r = aspace_find_region(cc->dst, va);
+    if (!r) {
+        cc->rc = -EFAULT;
+        return;
+    }
     int err;
     bool made_room;
-    paddr_t copy = r ? mm_alloc_frame(cc->dst, va, &err, &made_room) : 0;
+    paddr_t copy = frame_alloc_user(cc->dst, va >> PAGE_SHIFT);
+    if (!copy && !mm_pages_on_demand()) {
+        /* mm=swap with memory full: the child's copy of this page goes
+         * straight to the device, as V7's fork built a child on swap when
+         * it did not fit; it comes in with the rest of the child later. */
+        cc->rc = copy_leaf_to_swap(cc->dst, leaf, dleaf);
+        return;
+    }
+    if (!copy)
+        copy = mm_alloc_frame(cc->dst, va, &err, &made_room);
     if (!copy) {
-        cc->rc = r ? err : -EFAULT;
+        cc->rc = err;
         return;
     }
     int rc = 0;

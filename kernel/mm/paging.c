@@ -29,6 +29,7 @@ static struct clock_hand hand;        /* under the frames lock */
 
 struct examine_ctx {
     bool mine;                         /* the victim's space was already locked by us */
+    uint32_t busy;                     /* candidates passed over: owner's space locked */
 };
 
 static void flush_if_loaded(struct aspace *as, vaddr_t va)
@@ -75,8 +76,10 @@ static enum clock_verdict examine(struct frame *f, uint32_t index, void *arg)
             return CLOCK_BUSY;
     }
     ctx->mine = sleeplock_held_by_me(&as->lock);
-    if (!ctx->mine && !sleeplock_try(&as->lock))
+    if (!ctx->mine && !sleeplock_try(&as->lock)) {
+        ctx->busy++;
         return CLOCK_BUSY;
+    }
     return CLOCK_TAKE;
 }
 
@@ -84,13 +87,22 @@ static int paging_make_room(struct aspace *self)
 {
     (void)self;
     int rc = -ENOMEM;
+    int waits = 0;
     for (int tries = 0; tries < RECLAIM_TRIES; tries++) {
-        struct examine_ctx ctx = { false };
+        struct examine_ctx ctx = { false, 0 };
         void *owner;
         uint64_t vpn;
         uint64_t scanned = hand.scanned;
         paddr_t pa = frame_choose_victim(&hand, examine, &ctx, &owner, &vpn);
         vm_count_n(VM_CLOCK_SCANS, hand.scanned - scanned);
+        if (!pa && ctx.busy && waits++ < RECLAIM_BUSY_WAITS) {
+            /* Every page that could go belongs to a process in the middle
+             * of its own fault (often waiting on the device): let them
+             * finish rather than call memory exhausted. */
+            tries--;
+            yield();
+            continue;
+        }
         if (!pa)
             return -ENOMEM;
         struct aspace *as = owner;

@@ -52,9 +52,13 @@ static uint64_t usable_frames(void)
     return f > USER_FRAME_RESERVE ? f - USER_FRAME_RESERVE : 0;
 }
 
+/* What user pages could have if every process were out: free frames and
+ * user frames, not what the kernel holds (page tables, kernel stacks),
+ * which grows with the number of processes. A walk of the core map: only
+ * on the slow path, when memory is short. */
 static uint64_t capacity_frames(void)
 {
-    uint64_t t = frames_total_count();
+    uint64_t t = frames_free_count() + frames_user_count();
     return t > USER_FRAME_RESERVE ? t - USER_FRAME_RESERVE : 0;
 }
 
@@ -192,6 +196,11 @@ static int go_out_and_wait(struct proc *p, struct aspace *img, uint32_t need)
     while (__atomic_load_n(&p->swapped, __ATOMIC_ACQUIRE))
         yield();
     p->swap_lent = false;
+    if (p->swap_failed) {
+        /* Let go without coming in: it no longer fits (see swapper). */
+        p->swap_failed = false;
+        return -ENOMEM;
+    }
     return 0;
 }
 
@@ -311,19 +320,35 @@ static bool swappable(struct proc *p)
     return p->state == P_ALIVE && p->as && !p->exiting && !p->swapped;
 }
 
-/* The swapped-out process to bring in next: runnable, out longest. */
-static struct proc *choose_incoming(void)
+/* The swapped-out process to bring in next: runnable, out longest (and
+ * out long enough). With fit, only one that fits in free memory now. */
+static struct proc *choose_incoming(bool fit)
 {
     struct proc *best = NULL;
     for (int i = 0; i < MAX_PROCS; i++) {
         struct proc *p = &procs[i];
         if (p->state != P_ALIVE || !__atomic_load_n(&p->swapped_out, __ATOMIC_ACQUIRE) ||
-            !has_runnable_thread(p))
+            !has_runnable_thread(p) || elapsed_ms(p->swap_stamp) < SWAP_MIN_OUT_MS)
+            continue;
+        if (fit && p->swap_need > usable_frames())
             continue;
         if (!best || p->swap_stamp < best->swap_stamp)
             best = p;
     }
     return best;
+}
+
+/* p cannot come in even with everyone else out (the kernel's own share of
+ * memory grew while it was out): let it run without its pages, so the
+ * fault that sent it out fails and it is killed for want of memory. */
+static void give_up(struct proc *p)
+{
+    p->swap_failed = true;
+    p->swapped_out = false;
+    set_swapped(p, false);
+    for (int i = 0; i < MAX_THREADS; i++)
+        if (threads[i].proc == p && threads[i].state == T_RUNNABLE)
+            kick_cpu_for(&threads[i]);
 }
 
 /* V7's choice: blocked, idle longest, largest; else runnable and in for
@@ -372,8 +397,8 @@ static void swapper(void *unused)
 {
     (void)unused;
     for (;;) {
-        struct proc *in = choose_incoming();
-        if (!in || elapsed_ms(in->swap_stamp) < SWAP_MIN_OUT_MS) {
+        struct proc *in = choose_incoming(false);
+        if (!in) {
             sleep_ms(SWAPPER_PERIOD_MS);
             continue;
         }
@@ -381,8 +406,19 @@ static void swapper(void *unused)
             swap_in(in);
             continue;
         }
+        if (in->swap_need > capacity_frames()) {
+            give_up(in);
+            continue;
+        }
         struct proc *victim = choose_victim(in);
-        if (!victim || evict_process(victim))
+        if (victim && evict_process(victim) == 0)
+            continue;
+        /* No room can be made for the longest out: bring in one that
+         * fits as things are, rather than let everyone wait. */
+        struct proc *fits = choose_incoming(true);
+        if (fits)
+            swap_in(fits);
+        else
             sleep_ms(SWAPPER_PERIOD_MS);
     }
 }
