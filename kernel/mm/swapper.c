@@ -67,6 +67,16 @@ static uint64_t elapsed_ms(uint64_t since)
     return time_to_us(arch_read_time() - since) / 1000;
 }
 
+/* Starts every transfer of the batch, so they are all in flight at once,
+ * then waits for each: rc[i] is page i's result. */
+static void batch_io(struct io_batch *b, bool write, int rc[SWAP_IO_BATCH])
+{
+    for (int i = 0; i < b->n; i++)
+        rc[i] = swap_start(&b->req[i], b->slot[i], b->pa[i], write);
+    for (int i = 0; i < b->n; i++)
+        rc[i] = rc[i] ? -EIO : blk_wait(&b->req[i]);
+}
+
 /* Writes the batch; pages whose write failed are mapped back. */
 static void flush_out(struct out_ctx *c)
 {
@@ -75,12 +85,10 @@ static void flush_out(struct out_ctx *c)
         return;
     /* No hart may still write through an old translation. */
     aspace_shootdown(c->as);
-    int started[SWAP_IO_BATCH];
-    for (int i = 0; i < b->n; i++)
-        started[i] = swap_start(&b->req[i], b->slot[i], b->pa[i], true) == 0;
+    int rcs[SWAP_IO_BATCH];
+    batch_io(b, true, rcs);
     for (int i = 0; i < b->n; i++) {
-        int rc = started[i] ? blk_wait(&b->req[i]) : -EIO;
-        if (rc) {
+        if (rcs[i]) {
             vm_count(VM_IO_ERRORS);
             swap_free(b->slot[i], 1);
             mmu_leaf_set_tracked(b->leaf[i], b->pa[i], b->prot[i], true);
@@ -231,12 +239,10 @@ struct in_ctx {
 static void flush_in(struct in_ctx *c)
 {
     struct io_batch *b = &c->b;
-    int started[SWAP_IO_BATCH];
-    for (int i = 0; i < b->n; i++)
-        started[i] = swap_start(&b->req[i], b->slot[i], b->pa[i], false) == 0;
+    int rcs[SWAP_IO_BATCH];
+    batch_io(b, false, rcs);
     for (int i = 0; i < b->n; i++) {
-        int rc = started[i] ? blk_wait(&b->req[i]) : -EIO;
-        if (rc) {
+        if (rcs[i]) {
             /* Leave it on the device: a fault will try again (and fail
              * the process with SIGBUS if the device still refuses). */
             vm_count(VM_IO_ERRORS);
