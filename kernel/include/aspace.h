@@ -90,6 +90,10 @@ int  aspace_munmap(struct aspace *as, vaddr_t addr, uint64_t len);
 /* Copies into as (which need not be the active one; its lock held) through
  * the direct map, creating pages as the regions allow. For exec. */
 int  aspace_write(struct aspace *as, vaddr_t va, const void *src, uint64_t n);
+/* Gives back whatever a leaf holds (as->lock held): its swap slot at once,
+ * or its frame, which it returns for the caller to free once no TLB can
+ * reach it; 0 if none. The leaf is left EMPTY. */
+paddr_t aspace_drop_leaf(struct aspace *as, void *leaf);
 /* Sums of resident and swapped pages over every live space (vmstat). */
 void aspace_totals(uint64_t *resident, uint64_t *swapped);
 /* Makes every hart that may cache translations of as flush them, and waits. */

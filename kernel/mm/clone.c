@@ -1,0 +1,134 @@
+/*
+ * fork's copy of an address space: every page the parent has, wherever it
+ * is (in memory, hidden, on the swap device), becomes the child's own.
+ */
+#include "aspace.h"
+#include "frame.h"
+#include "mm.h"
+#include "swap.h"
+#include "kstring.h"
+#include <arch/arch.h>
+#include <faultline/errno.h>
+
+struct clone_ctx { struct aspace *src, *dst; int rc; };
+
+/* The parent's page (present, hidden or swapped) written to a new slot that
+ * becomes the child's. A swapped page passes through a kernel frame. */
+static int copy_leaf_to_swap(struct aspace *dst, void *leaf, void *dleaf)
+{
+    struct leaf_info li;
+    enum leaf_state st = mmu_leaf_read(leaf, &li);
+    uint32_t slot = swap_alloc(1);
+    if (slot == SWAP_NONE)
+        return -ENOSPC;
+    int rc;
+    if (st == LEAF_SWAPPED) {
+        paddr_t bounce = frame_alloc(FRAME_KERNEL);
+        rc = bounce ? swap_read((uint32_t)li.slot, bounce) : -ENOMEM;
+        if (!rc)
+            rc = swap_write(slot, bounce);
+        if (bounce)
+            frame_free(bounce);
+    } else {
+        rc = swap_write(slot, li.pa);
+    }
+    if (rc) {
+        swap_free(slot, 1);
+        return rc;
+    }
+    mmu_leaf_set_swapped(dleaf, slot);
+    dst->swapped++;
+    return 0;
+}
+
+/* Copies one page of the parent into the child, wherever it is now. The
+ * child's frame comes first: getting it may evict a parent page (the
+ * parent's lock is ours), so the parent's entry is read only after. */
+static void copy_leaf(vaddr_t va, void *leaf, void *arg)
+{
+    struct clone_ctx *cc = arg;
+    if (cc->rc)
+        return;
+    struct leaf_info li;
+    void *dleaf = mmu_leaf(cc->dst->root, va, true);
+    if (!dleaf) {
+        cc->rc = -ENOMEM;
+        return;
+    }
+    if (mmu_leaf_read(leaf, &li) == LEAF_DISCARDED) {
+        mmu_leaf_set_discarded(dleaf);      /* same origin, nothing to copy */
+        return;
+    }
+    struct region *r = aspace_find_region(cc->dst, va);
+    if (!r) {
+        cc->rc = -EFAULT;
+        return;
+    }
+    int err;
+    bool made_room;
+    paddr_t copy = frame_alloc_user(cc->dst, va >> PAGE_SHIFT);
+    if (!copy && !mm_pages_on_demand()) {
+        /* mm=swap with memory full: the child's copy of this page goes
+         * straight to the device, as V7's fork built a child on swap when
+         * it did not fit; it comes in with the rest of the child later. */
+        cc->rc = copy_leaf_to_swap(cc->dst, leaf, dleaf);
+        return;
+    }
+    if (!copy)
+        copy = mm_alloc_frame(cc->dst, va, &err, &made_room);
+    if (!copy) {
+        cc->rc = err;
+        return;
+    }
+    int rc = 0;
+    switch (mmu_leaf_read(leaf, &li)) {
+    case LEAF_PRESENT:
+    case LEAF_HIDDEN:
+        memcpy((void *)PA_TO_KVA(copy), (const void *)PA_TO_KVA(li.pa), PAGE_SIZE);
+        break;
+    case LEAF_SWAPPED:
+        rc = swap_read((uint32_t)li.slot, copy);
+        break;
+    case LEAF_DISCARDED:
+    case LEAF_EMPTY:
+        /* Evicted clean while the frame was found: same origin. */
+        mmu_leaf_set_discarded(dleaf);
+        frame_free(copy);
+        return;
+    }
+    if (rc) {
+        frame_free(copy);
+        cc->rc = rc;
+        return;
+    }
+    /* Nothing else holds what the child's frame holds. */
+    frame_set_dirty(copy, true);
+    mmu_leaf_set_tracked(dleaf, copy, r->prot | PROT_U, false);
+    cc->dst->resident++;
+}
+
+int aspace_clone(struct aspace *src, struct aspace **out)
+{
+    struct aspace *dst = aspace_create();
+    if (!dst)
+        return -EAGAIN;
+    /* Parent before child; nobody else can wait for the new child's lock. */
+    sleeplock_acquire(&src->lock);
+    sleeplock_acquire(&dst->lock);
+    memcpy(dst->regions, src->regions, sizeof dst->regions);
+    dst->nregions = src->nregions;
+    dst->heap_start = src->heap_start;
+    dst->brk = src->brk;
+    struct clone_ctx cc = { src, dst, commit_pages(src->lazy_pages) };
+    if (!cc.rc)
+        dst->lazy_pages = src->lazy_pages;
+    mmu_for_each_user_leaf(src->root, copy_leaf, &cc);
+    sleeplock_release(&dst->lock);
+    sleeplock_release(&src->lock);
+    if (cc.rc) {
+        aspace_destroy(dst);
+        return cc.rc;
+    }
+    *out = dst;
+    return 0;
+}
