@@ -97,3 +97,18 @@ def boot_to_shell(machine, cpus: int = 1, **kwargs) -> Machine:
     m.expect_prompt(timeout=BOOT_TIMEOUT)
     wait_harts_online(m, cpus)
     return m
+
+
+def run_lat(m: Machine, args: str = "", timeout: float = 300.0) -> dict:
+    """Runs `lat [args]` at the shell prompt and returns its results by
+    benchmark name (the FL-JSON result lines, not the meters lines)."""
+    m.send(f"lat {args}".strip())
+    results = {}
+    while True:
+        obj = m.expect_json(timeout=timeout)
+        if obj.get("lat") == "done":
+            break
+        if "bench" in obj and "meters" not in obj:
+            results[obj["bench"]] = obj
+    m.expect_prompt(timeout=60)
+    return results

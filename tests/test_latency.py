@@ -10,7 +10,7 @@ went.
 
 import pytest
 
-from qemu_helpers import BOOT_TIMEOUT, Machine, wait_harts_online
+from qemu_helpers import BOOT_TIMEOUT, Machine, run_lat, wait_harts_online
 
 # benchmark -> (statistic, budget). Measured values in parentheses; each
 # meter record on a path costs about 83 cycles (meter.self), and the
@@ -46,15 +46,7 @@ def lat_results(kernel_elf, initrd_cpio, tmp_path_factory):
     try:
         m.expect_prompt(timeout=BOOT_TIMEOUT)
         wait_harts_online(m, 2)
-        m.send("lat")
-        results = {}
-        while True:
-            obj = m.expect_json(timeout=300)
-            if obj.get("lat") == "done":
-                break
-            if "bench" in obj and "unit" in obj and "meters" not in obj:
-                results[obj["bench"]] = obj
-        m.expect_prompt(timeout=60)
+        results = run_lat(m)
     finally:
         m.close()
     return results

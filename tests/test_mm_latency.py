@@ -15,7 +15,7 @@ on their minimum over the rounds with room for that spread.
 
 import pytest
 
-from qemu_helpers import BOOT_TIMEOUT, Machine
+from qemu_helpers import BOOT_TIMEOUT, Machine, run_lat
 
 BUDGETS = {
     # bench: (statistic, budget)          measured when set
@@ -32,20 +32,12 @@ PART_BUDGETS = {
 PAGEIN_REPEAT_SLACK = 8
 
 
-def run_lat(kernel_elf, initrd_cpio, workdir):
+def boot_and_run_lat(kernel_elf, initrd_cpio, workdir):
     m = Machine(kernel_elf, initrd_cpio, workdir=workdir)
     m.start(cpus=1, icount=True, disk_size="64M", append="mm=swap")
     try:
         m.expect_prompt(timeout=BOOT_TIMEOUT)
-        m.send("lat pagein minor_fault swapin")
-        results = {}
-        while True:
-            obj = m.expect_json(timeout=300)
-            if obj.get("lat") == "done":
-                break
-            if "bench" in obj and "meters" not in obj:
-                results[obj["bench"]] = obj
-        m.expect_prompt(timeout=60)
+        results = run_lat(m, "pagein minor_fault swapin")
         log = m.log
     finally:
         m.close()
@@ -54,7 +46,7 @@ def run_lat(kernel_elf, initrd_cpio, workdir):
 
 @pytest.fixture(scope="module")
 def mm_lat(kernel_elf, initrd_cpio, tmp_path_factory):
-    return run_lat(kernel_elf, initrd_cpio, tmp_path_factory.mktemp("mmlat"))
+    return boot_and_run_lat(kernel_elf, initrd_cpio, tmp_path_factory.mktemp("mmlat"))
 
 
 def test_pages_come_back_intact(mm_lat):
@@ -87,7 +79,7 @@ def test_mm_counts_repeat(mm_lat, kernel_elf, initrd_cpio, tmp_path):
     page-in count within a few instructions (a difference of 2 has been
     seen: how the wakeup meets the idle loop)."""
     first, _ = mm_lat
-    second, _ = run_lat(kernel_elf, initrd_cpio, tmp_path)
+    second, _ = boot_and_run_lat(kernel_elf, initrd_cpio, tmp_path)
     assert first["minor_fault"]["median"] == second["minor_fault"]["median"]
     a = first["pagein"]["parts"]["pagein"]["min"]
     b = second["pagein"]["parts"]["pagein"]["min"]
