@@ -9,6 +9,7 @@
 #include "usercopy.h"
 #include "kstring.h"
 #include "printk.h"
+#include "arch_api.h"
 #include <faultline/errno.h>
 
 #define UNBLOCKABLE     FL_SIGMASK(SIGKILL)
@@ -48,6 +49,23 @@ static bool thread_live(const struct thread *t)
     return t->state != T_UNUSED && t->state != T_ZOMBIE && t->state != T_DEAD && !t->exited;
 }
 
+/*
+ * Sets the calling thread's own mask without t->lock. Only the thread
+ * changes its mask; a poster reads it under t->lock, but right after
+ * setting the pending bit with a full barrier (post_to_thread,
+ * signal_post_process). With the fence here, either the poster sees the
+ * new mask (and interrupts us), or our check of the pending sets on the
+ * way out sees its bit: a signal unblocked here is never left pending
+ * unnoticed. An unchanged mask is not written at all.
+ */
+static void set_own_mask(struct thread *t, uint64_t blocked)
+{
+    if (blocked == t->sig_blocked)
+        return;
+    __atomic_store_n(&t->sig_blocked, blocked, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+
 /* Makes t look at its signals soon: wakes it from a sleep (interruptible
  * waits then return -EINTR; others go back to sleep) or interrupts the
  * hart it runs on. The current thread needs nothing: it checks on its way
@@ -69,7 +87,8 @@ static void interrupt_thread(struct thread *t)
 static void post_to_thread(struct thread *t, int sig, uint64_t addr)
 {
     spin_lock(&t->lock);
-    __atomic_or_fetch(&t->sig_pending, FL_SIGMASK(sig), __ATOMIC_RELAXED);
+    /* Full barrier: the mask is read after the bit is set (set_own_mask). */
+    __atomic_or_fetch(&t->sig_pending, FL_SIGMASK(sig), __ATOMIC_SEQ_CST);
     t->sig_fault_addr = addr;
     t->sig_posted_at = meter_now();                           /* probe: signal posted */
     if (!(t->sig_blocked & FL_SIGMASK(sig)))
@@ -96,7 +115,8 @@ void signal_post_process(struct proc *p, int sig)
 {
     if (ignores(&p->sig_actions[sig], sig))
         return;
-    __atomic_or_fetch(&p->sig_pending, FL_SIGMASK(sig), __ATOMIC_RELAXED);
+    /* Full barrier: the masks are read after the bit is set (set_own_mask). */
+    __atomic_or_fetch(&p->sig_pending, FL_SIGMASK(sig), __ATOMIC_SEQ_CST);
     uint64_t posted = meter_now();                            /* probe: signal posted */
     /* The sender itself is the cheapest taker: it delivers on its way out. */
     struct thread *self = current_thread();
@@ -197,25 +217,23 @@ static bool dequeue(struct thread *t, struct delivery *d)
  * unwritable stack the process is killed with SIGSEGV instead. */
 static void enter_handler(struct thread *t, const struct delivery *d)
 {
-    struct fl_sigframe f;
-    memset(&f, 0, sizeof f);
-    f.magic = FL_SIGFRAME_MAGIC;
-    tf_save_regs(&t->tf, f.regs);
-    f.sig = (uint64_t)d->sig;
-    f.addr = d->addr;
-    f.blocked = d->old_blocked;
     /* Below the interrupted sp; a wrap-around lands above USER_TOP and
-     * fails the copy like any other bad stack. */
-    uint64_t frame = (tf_sp(&t->tf) - sizeof f) & ~(uint64_t)(FRAME_ALIGN - 1);
-    /* The copy may fault in a stack page, which may sleep. */
-    arch_intr_on();
-    int rc = copy_to_user(frame, &f, sizeof f);
-    arch_intr_off();
+     * fails the range check like any other bad stack. The range is checked
+     * once for the whole frame, which is then written register by register
+     * straight from the trapframe (no copy in between). */
+    uint64_t frame = (tf_sp(&t->tf) - sizeof(struct fl_sigframe)) & ~(uint64_t)(FRAME_ALIGN - 1);
+    long rc = -EFAULT;
+    if (user_range_ok(frame, sizeof(struct fl_sigframe))) {
+        /* The stores may fault in a stack page, which may sleep. */
+        arch_intr_on();
+        rc = arch_sigframe_push(frame, &t->tf, (uint64_t)d->sig, d->addr, d->old_blocked);
+        arch_intr_off();
+    }
     if (rc) {
         proc_user_fault("signal frame not writable", tf_pc(&t->tf), frame, SIGSEGV);
         return;
     }
-    tf_enter_handler(&t->tf, d->act.handler, d->act.restorer, frame, f.sig, f.addr);
+    tf_enter_handler(&t->tf, d->act.handler, d->act.restorer, frame, (uint64_t)d->sig, d->addr);
     /* probe: handler entered (the next user instruction is the handler's) */
     meter_record(FL_METER_SIGNAL_INTERRUPT_TO_HANDLER, t->sig_interrupted_at, meter_now());
 }
@@ -343,11 +361,9 @@ long sys_sigprocmask(uint64_t how, uint64_t uset, uint64_t uold)
         return -EFAULT;
     if (!uset)
         return 0;
-    spin_lock(&t->lock);
     uint64_t blocked = t->sig_blocked;
     long rc = apply_mask(how, set, &blocked);
-    t->sig_blocked = blocked;
-    spin_unlock(&t->lock);
+    set_own_mask(t, blocked);
     /* Newly unblocked pending signals are delivered on the way out. */
     return rc;
 }
@@ -391,17 +407,16 @@ long sys_sigreturn(void)
 {
     struct thread *t = current_thread();
     uint64_t entered = meter_now();                           /* probe: sigreturn entered */
-    struct fl_sigframe f;
     uint64_t at = tf_sp(&t->tf);
-    if (copy_from_user(&f, at, sizeof f) || f.magic != FL_SIGFRAME_MAGIC ||
-        !user_code_addr(f.regs[FL_REG_PC])) {
-        proc_user_fault("bad signal frame", tf_pc(&t->tf), at, SIGSEGV);
+    uint64_t pc = tf_pc(&t->tf);
+    uint64_t blocked;
+    /* One range check, then the registers go straight into the trapframe. */
+    if (!user_range_ok(at, sizeof(struct fl_sigframe)) ||
+        arch_sigframe_pop(&t->tf, at, &blocked)) {
+        proc_user_fault("bad signal frame", pc, at, SIGSEGV);
         return -EFAULT;
     }
-    tf_restore_regs(&t->tf, f.regs);
-    spin_lock(&t->lock);
-    t->sig_blocked = f.blocked & ~UNBLOCKABLE;
-    spin_unlock(&t->lock);
+    set_own_mask(t, blocked & ~UNBLOCKABLE);
     meter_record(FL_METER_SIGNAL_SIGRETURN_TO_RESTORED, entered, meter_now());  /* probe: context restored */
-    return (long)f.regs[FL_REG_A0];
+    return (long)tf_args(&t->tf)[0];      /* a0, as restored */
 }

@@ -18,6 +18,15 @@
 #include <faultline/abi.h>
 #include <faultline/errno.h>
 
+/* The signal frame as usercopy.S writes and reads it. */
+_Static_assert(offsetof(struct fl_sigframe, magic) == 0, "usercopy.S SF_MAGIC");
+_Static_assert(offsetof(struct fl_sigframe, regs) == 8, "usercopy.S SF_REGS");
+_Static_assert(offsetof(struct fl_sigframe, sig) == 264, "usercopy.S SF_SIG");
+_Static_assert(offsetof(struct fl_sigframe, addr) == 272, "usercopy.S SF_ADDR");
+_Static_assert(offsetof(struct fl_sigframe, blocked) == 280, "usercopy.S SF_BLOCKED");
+/* Loaded by usercopy.S: a 64-bit constant is one load there, not six instructions. */
+const uint64_t arch_sigframe_magic = FL_SIGFRAME_MAGIC;
+
 static const char *exception_name(uint64_t code)
 {
     switch (code) {
