@@ -136,9 +136,12 @@ static void user_exception(struct trapframe *tf, uint64_t code, uint64_t stval,
         proc_user_fault(exception_name(code), tf->sepc, stval, sig);
 }
 
+_Static_assert(offsetof(struct thread, tf) == 0, "trap.S: sscratch points at the thread");
+
 struct trapframe *user_trap(struct trapframe *tf)
 {
-    struct thread *t = current_thread();
+    /* The trapframe is the thread's first member: no lookup from sp. */
+    struct thread *t = container_of(tf, struct thread, tf);
     account_enter_kernel(t);
     uint64_t cause = csr_read(scause);
     if (cause & SCAUSE_INTERRUPT) {

@@ -75,6 +75,19 @@ struct context {
 static inline void arch_intr_on(void)  { csr_set(sstatus, SSTATUS_SIE); }
 static inline void arch_intr_off(void) { csr_clear(sstatus, SSTATUS_SIE); }
 static inline bool arch_intr_enabled(void) { return (csr_read(sstatus) & SSTATUS_SIE) != 0; }
+/* Interrupts off, returning the previous state for arch_intr_restore():
+ * one atomic read-and-clear instead of a read, a test and a clear. */
+static inline uint64_t arch_intr_save(void)
+{
+    uint64_t s;
+    __asm__ volatile("csrrc %0, sstatus, %1" : "=r"(s) : "i"(SSTATUS_SIE) : "memory");
+    return s & SSTATUS_SIE;
+}
+/* Sets SIE again only if it was set: no branch. */
+static inline void arch_intr_restore(uint64_t saved)
+{
+    __asm__ volatile("csrs sstatus, %0" :: "r"(saved) : "memory");
+}
 static inline void arch_wait_for_interrupt(void) { __asm__ volatile("wfi" ::: "memory"); }
 static inline void arch_pause(void) { __asm__ volatile(".insn i 0x0f, 0, x0, x0, 0x010"); /* pause hint */ }
 
