@@ -83,14 +83,20 @@ static void interrupt_thread(struct thread *t)
     }
 }
 
-/* Caller holds p->lock (t is p's). */
+/* Caller holds p->lock (t is p's). Every poster and dequeue() hold it, so
+ * it alone orders the pending bits and the fault address; t->lock is for
+ * t's state, which interrupting it reads. */
 static void post_to_thread(struct thread *t, int sig, uint64_t addr)
 {
-    spin_lock(&t->lock);
     /* Full barrier: the mask is read after the bit is set (set_own_mask). */
     __atomic_or_fetch(&t->sig_pending, FL_SIGMASK(sig), __ATOMIC_SEQ_CST);
     t->sig_fault_addr = addr;
     t->sig_posted_at = meter_now();                           /* probe: signal posted */
+    /* A signal to oneself (tkill of self, a caught fault) needs no
+     * interrupting: the thread checks on its way out. */
+    if (t == current_thread())
+        return;
+    spin_lock(&t->lock);
     if (!(t->sig_blocked & FL_SIGMASK(sig)))
         interrupt_thread(t);
     spin_unlock(&t->lock);
@@ -170,13 +176,16 @@ struct delivery {
 
 /* Takes the lowest deliverable signal off t's or its process's pending set
  * and, for a handler, blocks what the handler's run must block. Ignored
- * signals are dropped on the way. Returns false if nothing is left. */
+ * signals are dropped on the way. Returns false if nothing is left.
+ * t is the current thread. p->lock alone suffices: every poster holds it
+ * while it sets t's pending bits and fault address, and only t itself
+ * writes its mask (a poster that reads the mask before it grows here only
+ * interrupts t for nothing). */
 static bool dequeue(struct thread *t, struct delivery *d)
 {
     struct proc *p = t->proc;
     bool found = false;
     spin_lock(&p->lock);
-    spin_lock(&t->lock);
     for (;;) {
         uint64_t ready = (t->sig_pending | p->sig_pending) & ~t->sig_blocked;
         if (!ready)
@@ -208,7 +217,6 @@ static bool dequeue(struct thread *t, struct delivery *d)
         found = true;
         break;
     }
-    spin_unlock(&t->lock);
     spin_unlock(&p->lock);
     return found;
 }

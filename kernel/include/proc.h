@@ -51,8 +51,9 @@ struct thread {
     void    *karg;
     /* CPU time in arch time units (arch_read_time) */
     uint64_t utime, stime, stamp;
-    /* Signals (signal.c). Written under thread.lock; the thread reads its
-     * own blocked mask without it, as only the thread itself changes it. */
+    /* Signals (signal.c). Pending bits (atomic) and the fault address are
+     * written under proc.lock, which every poster holds; the blocked mask
+     * is written only by the thread itself (set_own_mask). */
     uint64_t sig_pending;         /* directed at this thread (tkill, faults) */
     uint64_t sig_blocked;         /* sigprocmask: never includes SIGKILL */
     uint64_t sig_fault_addr;      /* stval of a pending fault signal, else 0 */
