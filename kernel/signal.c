@@ -34,14 +34,23 @@ static bool ignores(const struct fl_sigaction *a, int sig)
     return a->handler == SIG_IGN || (a->handler == SIG_DFL && sig == SIGCHLD);
 }
 
-/* The lowest signal in a non-empty set. A loop, not __builtin_ctzll: the
- * kernel links no libgcc, and NSIG is small. */
+/* The lowest signal in a non-empty set: the index of its lowest set bit,
+ * by de Bruijn multiplication (set & -set isolates the bit; the multiply
+ * puts a distinct 6-bit pattern for each of the 64 positions in the top
+ * bits). No loop over the signals, and no __builtin_ctzll, which without
+ * Zbb becomes a libgcc call. */
+#define DEBRUIJN64       0x03f79d71b4ca8b09ULL
+#define DEBRUIJN_SHIFT   58
+static const uint8_t debruijn_index[64] = {
+     0,  1, 56,  2, 57, 49, 28,  3, 61, 58, 42, 50, 38, 29, 17,  4,
+    62, 47, 59, 36, 45, 43, 51, 22, 53, 39, 33, 30, 24, 18, 12,  5,
+    63, 55, 48, 27, 60, 41, 37, 16, 46, 35, 44, 21, 52, 32, 23, 11,
+    54, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19,  9, 13,  8,  7,  6,
+};
+
 static int lowest_signal(uint64_t set)
 {
-    int sig = 1;
-    while (!(set & FL_SIGMASK(sig)))
-        sig++;
-    return sig;
+    return debruijn_index[((set & -set) * DEBRUIJN64) >> DEBRUIJN_SHIFT];
 }
 
 static bool thread_live(const struct thread *t)
@@ -386,12 +395,14 @@ long sys_sigpending(uint64_t uset)
 
 long sys_tkill(uint64_t tid, uint64_t sig)
 {
-    struct proc *p = current_proc();
+    struct thread *self = current_thread();
+    struct proc *p = self->proc;
     if (!sig_valid(sig))
         return -EINVAL;
     if (sig == SIGKILL)
         return proc_kill(p->pid, SIGKILL);   /* ends the whole process */
-    struct thread *t = thread_by_tid((int)tid);
+    /* A signal to oneself needs no search of the thread table. */
+    struct thread *t = tid == (uint64_t)self->tid ? self : thread_by_tid((int)tid);
     if (!t || tid == 0)
         return -ESRCH;
     long rc = -ESRCH;
@@ -411,9 +422,8 @@ long sys_tkill(uint64_t tid, uint64_t sig)
  * without the magic or with a non-user pc kills the process. Returns the
  * restored a0, which the dispatcher stores back as the "result".
  */
-long sys_sigreturn(void)
+long signal_return(struct thread *t)
 {
-    struct thread *t = current_thread();
     uint64_t entered = meter_now();                           /* probe: sigreturn entered */
     uint64_t at = tf_sp(&t->tf);
     uint64_t pc = tf_pc(&t->tf);
@@ -427,4 +437,9 @@ long sys_sigreturn(void)
     set_own_mask(t, blocked & ~UNBLOCKABLE);
     meter_record(FL_METER_SIGNAL_SIGRETURN_TO_RESTORED, entered, meter_now());  /* probe: context restored */
     return (long)tf_args(&t->tf)[0];      /* a0, as restored */
+}
+
+long sys_sigreturn(void)
+{
+    return signal_return(current_thread());
 }

@@ -11,7 +11,7 @@
 static void leave_if_killed(struct thread *t)
 {
     struct proc *p = t->proc;
-    if (proc_killed(p)) {
+    if (__atomic_load_n(&p->killed, __ATOMIC_RELAXED)) {     /* proc_killed(), inline */
         if (p->exiting)
             thread_exit(0);
         proc_exit(p->killed);

@@ -39,6 +39,11 @@ static inline void user_return_prepare(struct thread *t)
     account_leave_kernel(t);
 }
 
+/* sigreturn for t, the current thread: restores its registers and mask
+ * from the frame at its sp, or has it killed for a bad frame. Returns the
+ * restored a0. */
+long signal_return(struct thread *t);
+
 /* Delivers the lowest deliverable signal of t (the current thread, about
  * to return to user mode, interrupts off). A default action that
  * terminates, or an unwritable stack, sets p->killed: the caller checks. */

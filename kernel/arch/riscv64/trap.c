@@ -167,6 +167,20 @@ struct trapframe *user_trap(struct trapframe *tf)
     return tf;
 }
 
+/* SYS_sigreturn from trap.S's .Lsigreturn_entry: only sp and sepc were
+ * saved, since the frame replaces every register. No system-call dispatch
+ * or meters around it; otherwise as sys_sigreturn through the table. */
+struct trapframe *user_sigreturn(struct trapframe *tf)
+{
+    struct thread *t = container_of(tf, struct thread, tf);
+    account_enter_kernel(t);
+    arch_intr_on();               /* the frame's page may have to be faulted in */
+    signal_return(t);
+    arch_intr_off();
+    user_return_prepare(t);
+    return tf;
+}
+
 void kernel_trap(struct kframe *kf)
 {
     uint64_t cause = csr_read(scause);
