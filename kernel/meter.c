@@ -19,30 +19,42 @@ bool meters_enabled = true;
 #define METER_SCRATCH ((enum fl_meter_event)FL_METER_COUNT)
 static struct fl_meter meters[MAX_HARTS][FL_METER_COUNT + 1];
 
-/* floor(log2(v)), 0 for v <= 1, by halving the range in six unrolled
- * steps. (A shift loop would be compiled into a libgcc clz call, and the
- * kernel links no floating-point-ABI libgcc.) Values beyond the last
- * bucket land in it. */
+/* floor(log2(b)) of every byte value (0 for 0 and 1), filled in by
+ * meters_init(). */
+#define BYTE_VALUES 256
+static uint8_t log2_byte[BYTE_VALUES];
+
+static void log2_table_init(void)
+{
+    log2_byte[0] = log2_byte[1] = 0;
+    for (unsigned i = 2; i < BYTE_VALUES; i++)
+        log2_byte[i] = (uint8_t)(log2_byte[i / 2] + 1);
+}
+
+/* floor(log2(v)), 0 for v <= 1: halve the range down to a byte in three
+ * unrolled steps (not taken for the usual short intervals), then one table
+ * load. (A shift loop would be compiled into a libgcc clz call, which the
+ * kernel does not link, and QEMU 7.2's rv64 cannot be assumed to have Zbb.)
+ * Values beyond the last bucket land in it. */
 static unsigned log2_bucket(uint64_t v)
 {
     unsigned b = 0;
     if (v >> 32) { v >>= 32; b += 32; }
     if (v >> 16) { v >>= 16; b += 16; }
     if (v >> 8)  { v >>= 8;  b += 8; }
-    if (v >> 4)  { v >>= 4;  b += 4; }
-    if (v >> 2)  { v >>= 2;  b += 2; }
-    if (v >> 1)  { b += 1; }
+    b += log2_byte[v];
     return b < FL_METER_BUCKETS ? b : FL_METER_BUCKETS - 1;
 }
 
-void meter_record(enum fl_meter_event e, uint64_t start, uint64_t end)
+void meter_record_enabled(enum fl_meter_event e, uint64_t start, uint64_t end)
 {
-    if (!meters_enabled)
-        return;
     uint64_t d = end - start;
-    bool on = arch_intr_enabled();
-    arch_intr_off();                 /* stay on this hart for the update */
-    struct fl_meter *m = &meters[this_cpu()->id][e];
+    unsigned bucket = log2_bucket(d);
+    uint64_t irq = arch_intr_save();      /* stay on this hart for the update */
+    struct fl_meter *m = &meters[this_cpu()->id][(unsigned)e];
+    /* An empty asm that "changes" m: GCC would otherwise recompute the
+     * address from the hart and event for every field it touches. */
+    __asm__("" : "+r"(m));
     uint64_t count = m->count;
     if (count == 0 || d < m->min)
         m->min = d;
@@ -50,9 +62,8 @@ void meter_record(enum fl_meter_event e, uint64_t start, uint64_t end)
         m->max = d;
     m->count = count + 1;
     m->sum += d;
-    m->hist[log2_bucket(d)]++;
-    if (on)
-        arch_intr_on();
+    m->hist[bucket]++;
+    arch_intr_restore(irq);
 }
 
 static void clear(bool keep_calibration)
@@ -82,6 +93,7 @@ static void calibrate(void)
 
 void meters_init(bool enabled)
 {
+    log2_table_init();
     clear(false);
     meters_enabled = enabled;
     if (enabled)

@@ -19,6 +19,29 @@
 
 static uint32_t pick_cursor;   /* where the next scan starts: fairness hint */
 
+/*
+ * How many threads are RUNNABLE, for all harts. A hart with nothing to do
+ * reads it instead of scanning the whole thread table twice (pick, then
+ * the re-check before wfi): those scans were most of what a hart ran
+ * between putting its thread to sleep and idling, which under -icount is
+ * on everyone's clock. Changed with the thread's lock held, next to the
+ * state it counts, and sequentially consistent: a waker increments it
+ * before it reads cpu->idle, and an idle hart sets cpu->idle before it
+ * reads the count (see idle()), so one of them sees the other.
+ */
+static uint32_t runnable_count;
+
+static void became_runnable(struct thread *t)
+{
+    t->state = T_RUNNABLE;
+    __atomic_add_fetch(&runnable_count, 1, __ATOMIC_SEQ_CST);
+}
+
+static bool none_runnable(void)
+{
+    return __atomic_load_n(&runnable_count, __ATOMIC_SEQ_CST) == 0;
+}
+
 static bool may_run_here(const struct thread *t, const struct cpu *c)
 {
     /* A swapped-out process has no memory to run in (mm=swap). */
@@ -31,6 +54,8 @@ static bool may_run_here(const struct thread *t, const struct cpu *c)
 /* Returns a RUNNABLE thread for this hart with its lock held, or NULL. */
 static struct thread *pick_next(struct cpu *c)
 {
+    if (none_runnable())
+        return NULL;
     uint32_t start = __atomic_load_n(&pick_cursor, __ATOMIC_RELAXED);
     for (uint32_t i = 0; i < MAX_THREADS; i++) {
         struct thread *t = &threads[(start + i) % MAX_THREADS];
@@ -49,6 +74,8 @@ static struct thread *pick_next(struct cpu *c)
 
 static bool work_for(const struct cpu *c)
 {
+    if (none_runnable())
+        return false;
     for (uint32_t i = 0; i < MAX_THREADS; i++) {
         const struct thread *t = &threads[i];
         if (t->state == T_RUNNABLE && may_run_here(t, c))
@@ -68,6 +95,7 @@ static void switch_address_space(struct cpu *c, uint64_t root)
 static void run(struct cpu *c, struct thread *t)
 {
     t->state = T_RUNNING;
+    __atomic_sub_fetch(&runnable_count, 1, __ATOMIC_SEQ_CST);
     t->cpu = (int)c->id;
     t->tf.kernel_tp = (uint64_t)c;
     c->current = t;
@@ -144,7 +172,7 @@ void yield(void)
 {
     struct thread *t = current_thread();
     spin_lock(&t->lock);
-    t->state = T_RUNNABLE;
+    became_runnable(t);
     sched();
     spin_unlock(&t->lock);
 }
@@ -198,7 +226,7 @@ void sleep_on_intr(void *chan, struct spinlock *lk)
 
 void make_runnable(struct thread *t)
 {
-    t->state = T_RUNNABLE;
+    became_runnable(t);
     kick_cpu_for(t);
 }
 

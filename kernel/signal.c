@@ -9,6 +9,7 @@
 #include "usercopy.h"
 #include "kstring.h"
 #include "printk.h"
+#include "arch_api.h"
 #include <faultline/errno.h>
 
 #define UNBLOCKABLE     FL_SIGMASK(SIGKILL)
@@ -33,19 +34,45 @@ static bool ignores(const struct fl_sigaction *a, int sig)
     return a->handler == SIG_IGN || (a->handler == SIG_DFL && sig == SIGCHLD);
 }
 
-/* The lowest signal in a non-empty set. A loop, not __builtin_ctzll: the
- * kernel links no libgcc, and NSIG is small. */
+/* The lowest signal in a non-empty set: the index of its lowest set bit,
+ * by de Bruijn multiplication (set & -set isolates the bit; the multiply
+ * puts a distinct 6-bit pattern for each of the 64 positions in the top
+ * bits). No loop over the signals, and no __builtin_ctzll, which without
+ * Zbb becomes a libgcc call. */
+#define DEBRUIJN64       0x03f79d71b4ca8b09ULL
+#define DEBRUIJN_SHIFT   58
+static const uint8_t debruijn_index[64] = {
+     0,  1, 56,  2, 57, 49, 28,  3, 61, 58, 42, 50, 38, 29, 17,  4,
+    62, 47, 59, 36, 45, 43, 51, 22, 53, 39, 33, 30, 24, 18, 12,  5,
+    63, 55, 48, 27, 60, 41, 37, 16, 46, 35, 44, 21, 52, 32, 23, 11,
+    54, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19,  9, 13,  8,  7,  6,
+};
+
 static int lowest_signal(uint64_t set)
 {
-    int sig = 1;
-    while (!(set & FL_SIGMASK(sig)))
-        sig++;
-    return sig;
+    return debruijn_index[((set & -set) * DEBRUIJN64) >> DEBRUIJN_SHIFT];
 }
 
 static bool thread_live(const struct thread *t)
 {
     return t->state != T_UNUSED && t->state != T_ZOMBIE && t->state != T_DEAD && !t->exited;
+}
+
+/*
+ * Sets the calling thread's own mask without t->lock. Only the thread
+ * changes its mask; a poster reads it under t->lock, but right after
+ * setting the pending bit with a full barrier (post_to_thread,
+ * signal_post_process). With the fence here, either the poster sees the
+ * new mask (and interrupts us), or our check of the pending sets on the
+ * way out sees its bit: a signal unblocked here is never left pending
+ * unnoticed. An unchanged mask is not written at all.
+ */
+static void set_own_mask(struct thread *t, uint64_t blocked)
+{
+    if (blocked == t->sig_blocked)
+        return;
+    __atomic_store_n(&t->sig_blocked, blocked, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
 /* Makes t look at its signals soon: wakes it from a sleep (interruptible
@@ -65,13 +92,20 @@ static void interrupt_thread(struct thread *t)
     }
 }
 
-/* Caller holds p->lock (t is p's). */
+/* Caller holds p->lock (t is p's). Every poster and dequeue() hold it, so
+ * it alone orders the pending bits and the fault address; t->lock is for
+ * t's state, which interrupting it reads. */
 static void post_to_thread(struct thread *t, int sig, uint64_t addr)
 {
-    spin_lock(&t->lock);
-    __atomic_or_fetch(&t->sig_pending, FL_SIGMASK(sig), __ATOMIC_RELAXED);
+    /* Full barrier: the mask is read after the bit is set (set_own_mask). */
+    __atomic_or_fetch(&t->sig_pending, FL_SIGMASK(sig), __ATOMIC_SEQ_CST);
     t->sig_fault_addr = addr;
     t->sig_posted_at = meter_now();                           /* probe: signal posted */
+    /* A signal to oneself (tkill of self, a caught fault) needs no
+     * interrupting: the thread checks on its way out. */
+    if (t == current_thread())
+        return;
+    spin_lock(&t->lock);
     if (!(t->sig_blocked & FL_SIGMASK(sig)))
         interrupt_thread(t);
     spin_unlock(&t->lock);
@@ -96,7 +130,8 @@ void signal_post_process(struct proc *p, int sig)
 {
     if (ignores(&p->sig_actions[sig], sig))
         return;
-    __atomic_or_fetch(&p->sig_pending, FL_SIGMASK(sig), __ATOMIC_RELAXED);
+    /* Full barrier: the masks are read after the bit is set (set_own_mask). */
+    __atomic_or_fetch(&p->sig_pending, FL_SIGMASK(sig), __ATOMIC_SEQ_CST);
     uint64_t posted = meter_now();                            /* probe: signal posted */
     /* The sender itself is the cheapest taker: it delivers on its way out. */
     struct thread *self = current_thread();
@@ -150,13 +185,16 @@ struct delivery {
 
 /* Takes the lowest deliverable signal off t's or its process's pending set
  * and, for a handler, blocks what the handler's run must block. Ignored
- * signals are dropped on the way. Returns false if nothing is left. */
+ * signals are dropped on the way. Returns false if nothing is left.
+ * t is the current thread. p->lock alone suffices: every poster holds it
+ * while it sets t's pending bits and fault address, and only t itself
+ * writes its mask (a poster that reads the mask before it grows here only
+ * interrupts t for nothing). */
 static bool dequeue(struct thread *t, struct delivery *d)
 {
     struct proc *p = t->proc;
     bool found = false;
     spin_lock(&p->lock);
-    spin_lock(&t->lock);
     for (;;) {
         uint64_t ready = (t->sig_pending | p->sig_pending) & ~t->sig_blocked;
         if (!ready)
@@ -188,7 +226,6 @@ static bool dequeue(struct thread *t, struct delivery *d)
         found = true;
         break;
     }
-    spin_unlock(&t->lock);
     spin_unlock(&p->lock);
     return found;
 }
@@ -197,25 +234,23 @@ static bool dequeue(struct thread *t, struct delivery *d)
  * unwritable stack the process is killed with SIGSEGV instead. */
 static void enter_handler(struct thread *t, const struct delivery *d)
 {
-    struct fl_sigframe f;
-    memset(&f, 0, sizeof f);
-    f.magic = FL_SIGFRAME_MAGIC;
-    tf_save_regs(&t->tf, f.regs);
-    f.sig = (uint64_t)d->sig;
-    f.addr = d->addr;
-    f.blocked = d->old_blocked;
     /* Below the interrupted sp; a wrap-around lands above USER_TOP and
-     * fails the copy like any other bad stack. */
-    uint64_t frame = (tf_sp(&t->tf) - sizeof f) & ~(uint64_t)(FRAME_ALIGN - 1);
-    /* The copy may fault in a stack page, which may sleep. */
-    arch_intr_on();
-    int rc = copy_to_user(frame, &f, sizeof f);
-    arch_intr_off();
+     * fails the range check like any other bad stack. The range is checked
+     * once for the whole frame, which is then written register by register
+     * straight from the trapframe (no copy in between). */
+    uint64_t frame = (tf_sp(&t->tf) - sizeof(struct fl_sigframe)) & ~(uint64_t)(FRAME_ALIGN - 1);
+    long rc = -EFAULT;
+    if (user_range_ok(frame, sizeof(struct fl_sigframe))) {
+        /* The stores may fault in a stack page, which may sleep. */
+        arch_intr_on();
+        rc = arch_sigframe_push(frame, &t->tf, (uint64_t)d->sig, d->addr, d->old_blocked);
+        arch_intr_off();
+    }
     if (rc) {
         proc_user_fault("signal frame not writable", tf_pc(&t->tf), frame, SIGSEGV);
         return;
     }
-    tf_enter_handler(&t->tf, d->act.handler, d->act.restorer, frame, f.sig, f.addr);
+    tf_enter_handler(&t->tf, d->act.handler, d->act.restorer, frame, (uint64_t)d->sig, d->addr);
     /* probe: handler entered (the next user instruction is the handler's) */
     meter_record(FL_METER_SIGNAL_INTERRUPT_TO_HANDLER, t->sig_interrupted_at, meter_now());
 }
@@ -343,11 +378,9 @@ long sys_sigprocmask(uint64_t how, uint64_t uset, uint64_t uold)
         return -EFAULT;
     if (!uset)
         return 0;
-    spin_lock(&t->lock);
     uint64_t blocked = t->sig_blocked;
     long rc = apply_mask(how, set, &blocked);
-    t->sig_blocked = blocked;
-    spin_unlock(&t->lock);
+    set_own_mask(t, blocked);
     /* Newly unblocked pending signals are delivered on the way out. */
     return rc;
 }
@@ -362,12 +395,14 @@ long sys_sigpending(uint64_t uset)
 
 long sys_tkill(uint64_t tid, uint64_t sig)
 {
-    struct proc *p = current_proc();
+    struct thread *self = current_thread();
+    struct proc *p = self->proc;
     if (!sig_valid(sig))
         return -EINVAL;
     if (sig == SIGKILL)
         return proc_kill(p->pid, SIGKILL);   /* ends the whole process */
-    struct thread *t = thread_by_tid((int)tid);
+    /* A signal to oneself needs no search of the thread table. */
+    struct thread *t = tid == (uint64_t)self->tid ? self : thread_by_tid((int)tid);
     if (!t || tid == 0)
         return -ESRCH;
     long rc = -ESRCH;
@@ -387,21 +422,24 @@ long sys_tkill(uint64_t tid, uint64_t sig)
  * without the magic or with a non-user pc kills the process. Returns the
  * restored a0, which the dispatcher stores back as the "result".
  */
-long sys_sigreturn(void)
+long signal_return(struct thread *t)
 {
-    struct thread *t = current_thread();
     uint64_t entered = meter_now();                           /* probe: sigreturn entered */
-    struct fl_sigframe f;
     uint64_t at = tf_sp(&t->tf);
-    if (copy_from_user(&f, at, sizeof f) || f.magic != FL_SIGFRAME_MAGIC ||
-        !user_code_addr(f.regs[FL_REG_PC])) {
-        proc_user_fault("bad signal frame", tf_pc(&t->tf), at, SIGSEGV);
+    uint64_t pc = tf_pc(&t->tf);
+    uint64_t blocked;
+    /* One range check, then the registers go straight into the trapframe. */
+    if (!user_range_ok(at, sizeof(struct fl_sigframe)) ||
+        arch_sigframe_pop(&t->tf, at, &blocked)) {
+        proc_user_fault("bad signal frame", pc, at, SIGSEGV);
         return -EFAULT;
     }
-    tf_restore_regs(&t->tf, f.regs);
-    spin_lock(&t->lock);
-    t->sig_blocked = f.blocked & ~UNBLOCKABLE;
-    spin_unlock(&t->lock);
+    set_own_mask(t, blocked & ~UNBLOCKABLE);
     meter_record(FL_METER_SIGNAL_SIGRETURN_TO_RESTORED, entered, meter_now());  /* probe: context restored */
-    return (long)f.regs[FL_REG_A0];
+    return (long)tf_args(&t->tf)[0];      /* a0, as restored */
+}
+
+long sys_sigreturn(void)
+{
+    return signal_return(current_thread());
 }

@@ -22,6 +22,14 @@ void arch_context_init(struct context *c, uint64_t stack_top, void (*entry)(void
 void arch_trapframe_init(struct trapframe *tf, uint64_t pc, uint64_t sp, uint64_t a0, uint64_t a1);
 _Noreturn void arch_return_to_user(struct trapframe *tf);
 
+/* --- signal frames (the caller has checked the frame's whole user range) --- */
+/* Writes the frame at uva from tf: magic, registers, sig, addr, blocked. 0 or -EFAULT. */
+long arch_sigframe_push(uint64_t uva, const struct trapframe *tf, uint64_t sig, uint64_t addr,
+                        uint64_t blocked);
+/* Loads tf and *blocked back from the frame at uva. 0; -EINVAL without the
+ * magic or with a non-user pc, tf untouched; or -EFAULT. */
+long arch_sigframe_pop(struct trapframe *tf, uint64_t uva, uint64_t *blocked);
+
 /* --- timer and IPIs --- */
 void arch_timer_program(uint64_t deadline);          /* in arch_read_time() units */
 void arch_ipi_send(uint32_t hartid);

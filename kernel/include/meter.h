@@ -15,9 +15,17 @@ extern bool meters_enabled;
 
 static inline uint64_t meter_now(void) { return arch_read_cycles(); }
 
-/* Records end - start for event e on this hart (no-op when disabled). */
-void meter_record(enum fl_meter_event e, uint64_t start, uint64_t end);
-void meters_init(bool enabled);
+void meter_record_enabled(enum fl_meter_event e, uint64_t start, uint64_t end);
+
+/* Records end - start for event e on this hart (no-op when disabled).
+ * The test is inline so that with meters=off a probe costs a load and a
+ * branch, not a call. */
+static inline void meter_record(enum fl_meter_event e, uint64_t start, uint64_t end)
+{
+    if (meters_enabled)
+        meter_record_enabled(e, start, end);
+}
+void meters_init(bool enabled);      /* also calibrates METER_SELF */
 
 /* For paths that may sleep (device I/O): the current thread's switched-out
  * cycles so far, and a record of the interval since `start` split into
@@ -25,7 +33,7 @@ void meters_init(bool enabled);
  * wait). */
 uint64_t meter_offcpu(void);
 void meter_record_split(enum fl_meter_event run, enum fl_meter_event wait,
-                        uint64_t start, uint64_t offcpu_at_start);      /* also calibrates METER_SELF */
+                        uint64_t start, uint64_t offcpu_at_start);
 
 long sys_meter_read(uint64_t hart, uint64_t ubuf, uint64_t max);
 long sys_meter_reset(void);

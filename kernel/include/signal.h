@@ -24,6 +24,26 @@ static inline bool signal_maybe_pending(const struct thread *t)
             __atomic_load_n(&t->proc->sig_pending, __ATOMIC_RELAXED)) != 0;
 }
 
+/* The slow part of the way back to user mode (user_boundary.c): ends the
+ * thread or process if it is being killed, delivers a signal. */
+void user_return_work(struct thread *t);
+
+/* On the way back to user mode, interrupts off: the checks whether the
+ * process is being killed and whether a signal may be pending, three loads
+ * when neither is (every system call pays them), then the accounting. May
+ * not return: the process is killed. */
+static inline void user_return_prepare(struct thread *t)
+{
+    if (__atomic_load_n(&t->proc->killed, __ATOMIC_RELAXED) || signal_maybe_pending(t))
+        user_return_work(t);
+    account_leave_kernel(t);
+}
+
+/* sigreturn for t, the current thread: restores its registers and mask
+ * from the frame at its sp, or has it killed for a bad frame. Returns the
+ * restored a0. */
+long signal_return(struct thread *t);
+
 /* Delivers the lowest deliverable signal of t (the current thread, about
  * to return to user mode, interrupts off). A default action that
  * terminates, or an unwritable stack, sets p->killed: the caller checks. */

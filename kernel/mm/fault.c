@@ -51,7 +51,9 @@ static void fill_from_origin(const struct region *r, vaddr_t page, paddr_t pa,
 static int bring_in(struct aspace *as, struct region *r, vaddr_t page, void *leaf,
                     struct leaf_info *li, struct fault_probe *probe)
 {
-    uint64_t start = meter_now(), off = meter_offcpu();
+    /* Page-in meters only: a first touch should not pay for them. */
+    bool pagein = li->state == LEAF_SWAPPED;
+    uint64_t start = pagein ? meter_now() : 0, off = pagein ? meter_offcpu() : 0;
     int err;
     bool made_room;
     paddr_t pa = mm_alloc_frame(as, page, &err, &made_room);
@@ -93,7 +95,7 @@ static int bring_in(struct aspace *as, struct region *r, vaddr_t page, void *lea
     as->resident++;
     if (probe)
         probe->mapped_at = meter_now();
-    if (li->state == LEAF_SWAPPED)
+    if (pagein && li->state == LEAF_SWAPPED)
         meter_record_split(FL_METER_PAGEIN, FL_METER_PAGE_WAIT, start, off);
     if (li->state == LEAF_EMPTY && (r->kind == REGION_HEAP || r->kind == REGION_ANON)) {
         /* The page sbrk or mmap promised is now real: it counts as resident. */

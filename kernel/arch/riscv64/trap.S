@@ -24,6 +24,7 @@ trap_vector:
      * value the kernel keeps up to date, so they are answered here with one
      * scratch register, without saving the register file or entering C.
      * They are not metered and their few instructions count as user time.
+     * sigreturn skips the register save (.Lsigreturn_entry).
  * Boot with lightsys=off to send them through the full path instead.
      */
     sd      t5, TF_T5(t6)
@@ -36,6 +37,8 @@ trap_vector:
     beqz    t5, .Llight_getpid
     addi    t5, a7, -SYS_gettid
     beqz    t5, .Llight_gettid
+    addi    t5, a7, -SYS_sigreturn
+    beqz    t5, .Lsigreturn_entry
     addi    t5, a7, -SYS_gethart
     bnez    t5, .Lfull_entry
     ld      a0, TF_KTP(t6)
@@ -53,6 +56,25 @@ trap_vector:
     ld      t5, TF_T5(t6)
     csrrw   t6, sscratch, t6        /* user t6 back; sscratch = trapframe again */
     sret
+
+/*
+ * sigreturn replaces every user register with the signal frame's, so none
+ * is saved but sp (where the frame is) and the pc (named if a bad frame
+ * kills the process); the user t6 in sscratch is dropped. Then C, as on
+ * the full path, and out through the full restore. Not metered as a
+ * system call (signal.sigreturn_to_restored still is).
+ */
+.Lsigreturn_entry:
+    sd      sp, TF_SP(t6)
+    csrr    t5, sepc
+    sd      t5, TF_SEPC(t6)
+    csrw    sscratch, zero          /* now "in kernel" */
+    ld      sp, TF_KSP(t6)
+    ld      tp, TF_KTP(t6)
+    mv      s0, zero                /* end of the frame-pointer chain */
+    mv      a0, t6
+    call    user_sigreturn          /* returns the trapframe to resume */
+    j       arch_return_to_user
 
 .Lfull_entry:
     /* t5 is already saved; everything else now. */

@@ -20,6 +20,15 @@
 #include <faultline/abi.h>
 #include <faultline/errno.h>
 
+/* The signal frame as usercopy.S writes and reads it. */
+_Static_assert(offsetof(struct fl_sigframe, magic) == 0, "usercopy.S SF_MAGIC");
+_Static_assert(offsetof(struct fl_sigframe, regs) == 8, "usercopy.S SF_REGS");
+_Static_assert(offsetof(struct fl_sigframe, sig) == 264, "usercopy.S SF_SIG");
+_Static_assert(offsetof(struct fl_sigframe, addr) == 272, "usercopy.S SF_ADDR");
+_Static_assert(offsetof(struct fl_sigframe, blocked) == 280, "usercopy.S SF_BLOCKED");
+/* Loaded by usercopy.S: a 64-bit constant is one load there, not six instructions. */
+const uint64_t arch_sigframe_magic = FL_SIGFRAME_MAGIC;
+
 static const char *exception_name(uint64_t code)
 {
     switch (code) {
@@ -149,9 +158,12 @@ static void user_exception(struct trapframe *tf, uint64_t code, uint64_t stval,
         proc_user_fault(exception_name(code), tf->sepc, stval, sig);
 }
 
+_Static_assert(offsetof(struct thread, tf) == 0, "trap.S: sscratch points at the thread");
+
 struct trapframe *user_trap(struct trapframe *tf)
 {
-    struct thread *t = current_thread();
+    /* The trapframe is the thread's first member: no lookup from sp. */
+    struct thread *t = container_of(tf, struct thread, tf);
     account_enter_kernel(t);
     uint64_t cause = csr_read(scause);
     if (cause & SCAUSE_INTERRUPT) {
@@ -173,6 +185,20 @@ struct trapframe *user_trap(struct trapframe *tf)
             meter_record(FL_METER_FAULT_MAP_TO_EXIT, fp.mapped_at, meter_now());
         return tf;
     }
+    user_return_prepare(t);
+    return tf;
+}
+
+/* SYS_sigreturn from trap.S's .Lsigreturn_entry: only sp and sepc were
+ * saved, since the frame replaces every register. No system-call dispatch
+ * or meters around it; otherwise as sys_sigreturn through the table. */
+struct trapframe *user_sigreturn(struct trapframe *tf)
+{
+    struct thread *t = container_of(tf, struct thread, tf);
+    account_enter_kernel(t);
+    arch_intr_on();               /* the frame's page may have to be faulted in */
+    signal_return(t);
+    arch_intr_off();
     user_return_prepare(t);
     return tf;
 }

@@ -75,6 +75,19 @@ struct context {
 static inline void arch_intr_on(void)  { csr_set(sstatus, SSTATUS_SIE); }
 static inline void arch_intr_off(void) { csr_clear(sstatus, SSTATUS_SIE); }
 static inline bool arch_intr_enabled(void) { return (csr_read(sstatus) & SSTATUS_SIE) != 0; }
+/* Interrupts off, returning the previous state for arch_intr_restore():
+ * one atomic read-and-clear instead of a read, a test and a clear. */
+static inline uint64_t arch_intr_save(void)
+{
+    uint64_t s;
+    __asm__ volatile("csrrc %0, sstatus, %1" : "=r"(s) : "i"(SSTATUS_SIE) : "memory");
+    return s & SSTATUS_SIE;
+}
+/* Sets SIE again only if it was set: no branch. */
+static inline void arch_intr_restore(uint64_t saved)
+{
+    __asm__ volatile("csrs sstatus, %0" :: "r"(saved) : "memory");
+}
 static inline void arch_wait_for_interrupt(void) { __asm__ volatile("wfi" ::: "memory"); }
 static inline void arch_pause(void) { __asm__ volatile(".insn i 0x0f, 0, x0, x0, 0x010"); /* pause hint */ }
 
@@ -104,24 +117,11 @@ static inline const uint64_t *tf_args(const struct trapframe *tf) { return &tf->
 static inline void tf_set_return(struct trapframe *tf, uint64_t v) { tf->a0 = v; }
 
 /* Signal support: the user context in the ABI's order (regs[0] = pc,
- * regs[n] = xn), which is also the trapframe's order from ra (x1) on. */
+ * regs[n] = xn), which is also the trapframe's order from ra (x1) on;
+ * arch_sigframe_push/pop (usercopy.S) move it to and from the frame. */
 #define ARCH_NREGS 32
 static inline uint64_t tf_pc(const struct trapframe *tf) { return tf->sepc; }
 static inline uint64_t tf_sp(const struct trapframe *tf) { return tf->sp; }
-static inline void tf_save_regs(const struct trapframe *tf, uint64_t regs[ARCH_NREGS])
-{
-    const uint64_t *x = &tf->ra;
-    regs[0] = tf->sepc;
-    for (int n = 1; n < ARCH_NREGS; n++)
-        regs[n] = x[n - 1];
-}
-static inline void tf_restore_regs(struct trapframe *tf, const uint64_t regs[ARCH_NREGS])
-{
-    uint64_t *x = &tf->ra;
-    tf->sepc = regs[0];
-    for (int n = 1; n < ARCH_NREGS; n++)
-        x[n - 1] = regs[n];
-}
 /* Enters handler(sig, addr, frame) with sp = frame, returning to restorer. */
 static inline void tf_enter_handler(struct trapframe *tf, uint64_t handler, uint64_t restorer,
                                     uint64_t frame, uint64_t sig, uint64_t addr)
