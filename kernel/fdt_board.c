@@ -9,6 +9,7 @@
 static const char *const uart_compatible[] = { "ns16550a" };
 static const char *const plic_compatible[] = { "riscv,plic0", "sifive,plic-1.0.0" };
 static const char *const test_compatible[] = { "sifive,test0" };
+static const char *const sswi_compatible[] = { "riscv,aclint-sswi" };
 static const char *const virtio_compatible[] = { "virtio,mmio" };
 static const char *const cpu_intc_compatible[] = { "riscv,cpu-intc" };
 
@@ -136,6 +137,10 @@ static int finish_device(struct fdt_scan *s, const struct fdt_node *parent, cons
         return describe_device(b, parent, n, &out->uart);
     if (!out->test.present && compatible_with(b, n, test_compatible, ARRAY_SIZE(test_compatible)))
         return describe_device(b, parent, n, &out->test);
+    if (!out->sswi.present && compatible_with(b, n, sswi_compatible, ARRAY_SIZE(sswi_compatible))) {
+        s->sswi_regs = n->prop[PROP_INTERRUPTS_EXT];
+        return describe_device(b, parent, n, &out->sswi);
+    }
     if (!out->plic.present && compatible_with(b, n, plic_compatible, ARRAY_SIZE(plic_compatible))) {
         int rc = describe_device(b, parent, n, &out->plic);
         s->plic_contexts = n->prop[PROP_INTERRUPTS_EXT];
@@ -178,34 +183,60 @@ static int finish_cpu_intc(struct fdt_scan *s, const struct fdt_node *cpu, const
     return 0;
 }
 
-/* interrupts-extended of the PLIC lists (phandle, irq) per context, in
- * context order; a context whose irq is the S-mode external interrupt of
- * a cpu's controller is that hart's S-mode context. */
-static int resolve_plic_contexts(struct fdt_scan *s)
+/*
+ * An interrupts-extended property lists (phandle, irq) pairs, one per
+ * output of its device in output order: PLIC contexts, SSWI registers. The
+ * output whose pair names a cpu controller's local interrupt `irq` belongs
+ * to that controller's hart: per_hart[i] (for hart_ids[i]) becomes its index,
+ * or stays `none` if no output names that hart.
+ */
+static int resolve_outputs(struct fdt_scan *s, struct fdt_value v, uint32_t irq,
+                           uint32_t *per_hart, uint32_t none)
 {
     struct board_info *out = s->out;
     for (int i = 0; i < MAX_HARTS; i++)
-        out->plic_s_context[i] = FDT_NO_CONTEXT;
-    struct fdt_value v = s->plic_contexts;
+        per_hart[i] = none;
     if (!value_present(v))
         return 0;
     if (v.len % (2 * FDT_CELL_BYTES))
         return FDT_ERR_STRUCTURE;
     const uint8_t *p = value_ptr(s->blob, v);
-    for (uint32_t ctx = 0; ctx < v.len / (2 * FDT_CELL_BYTES); ctx++) {
-        uint32_t phandle = be32(p + ctx * 2 * FDT_CELL_BYTES);
-        uint32_t irq = be32(p + ctx * 2 * FDT_CELL_BYTES + FDT_CELL_BYTES);
-        if (irq != RISCV_IRQ_S_EXTERNAL)
+    for (uint32_t o = 0; o < v.len / (2 * FDT_CELL_BYTES); o++) {
+        uint32_t phandle = be32(p + o * 2 * FDT_CELL_BYTES);
+        if (be32(p + o * 2 * FDT_CELL_BYTES + FDT_CELL_BYTES) != irq)
             continue;
         for (int k = 0; k < s->nintc; k++) {
             if (s->intc[k].phandle != phandle)
                 continue;
             for (int h = 0; h < out->nharts; h++)
                 if (out->hart_ids[h] == s->intc[k].hartid)
-                    out->plic_s_context[h] = ctx;
+                    per_hart[h] = o;
         }
     }
     return 0;
+}
+
+/* The PLIC context wired to a hart's S-mode external interrupt is its
+ * S-mode context. */
+static int resolve_plic_contexts(struct fdt_scan *s)
+{
+    return resolve_outputs(s, s->plic_contexts, RISCV_IRQ_S_EXTERNAL, s->out->plic_s_context,
+                           FDT_NO_CONTEXT);
+}
+
+/* The SSWI register wired to a hart's S-mode software interrupt raises it.
+ * A register beyond the device's reg range would be a write into whatever
+ * lies after it, so such a tree is refused. */
+static int resolve_sswi_regs(struct fdt_scan *s)
+{
+    struct board_info *out = s->out;
+    int rc = resolve_outputs(s, s->sswi_regs, RISCV_IRQ_S_SOFTWARE, out->sswi_reg,
+                             FDT_NO_SSWI_REG);
+    for (int h = 0; rc == 0 && h < out->nharts; h++)
+        if (out->sswi_reg[h] != FDT_NO_SSWI_REG &&
+            ((uint64_t)out->sswi_reg[h] + 1) * SSWI_REG_BYTES > out->sswi.size)
+            rc = FDT_ERR_STRUCTURE;
+    return rc;
 }
 
 int fdt_finish_node(struct fdt_scan *s)
@@ -262,5 +293,7 @@ int fdt_finish_scan(struct fdt_scan *s)
     int rc = check_initrd(s);
     if (rc == 0)
         rc = resolve_plic_contexts(s);
+    if (rc == 0)
+        rc = resolve_sswi_regs(s);
     return rc;
 }

@@ -93,13 +93,14 @@ VIRTIO_BASE = 0x10001000
 VIRTIO_STRIDE = 0x1000
 
 
-def qemu_dtb(tmp_path, label, harts, extra=()):
+def qemu_dtb(tmp_path, label, harts, extra=(), aclint=False):
     kernel = tmp_path / "dummy-kernel"
     kernel.write_bytes(b"\x00" * 4096)
     initrd = tmp_path / "dummy-initrd"
     initrd.write_bytes(b"i" * QEMU_INITRD_BYTES)
     dtb = tmp_path / f"{label}.dtb"
-    cmd = [QEMU, "-machine", f"virt,dumpdtb={dtb}", "-smp", str(harts), "-m", "256M",
+    machine = "virt,aclint=on" if aclint else "virt"
+    cmd = [QEMU, "-machine", f"{machine},dumpdtb={dtb}", "-smp", str(harts), "-m", "256M",
            "-nographic", "-bios", "default", "-kernel", str(kernel), "-initrd", str(initrd),
            "-append", QEMU_BOOTARGS, *extra]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=TOOL_TIMEOUT,
@@ -108,7 +109,10 @@ def qemu_dtb(tmp_path, label, harts, extra=()):
     return dtb
 
 
-def qemu_expectations(harts):
+SSWI_BASE = 0x2f00000
+
+
+def qemu_expectations(harts, aclint=False):
     # QEMU writes the virtio-mmio nodes from the highest slot down
     slots = [(VIRTIO_BASE + i * VIRTIO_STRIDE, i + 1) for i in reversed(range(VIRTIO_SLOTS))]
     return [
@@ -127,6 +131,10 @@ def qemu_expectations(harts):
         "test=0x100000",
         "virtio=" + ",".join(f"{base:#x}:{irq}" for base, irq in slots),
         "sstc=1",
+        # aclint=on adds the supervisor software-interrupt device, one
+        # SETSSIP register per hart in hart order.
+        f"sswi={SSWI_BASE:#x}" if aclint else "sswi=none",
+        "sswi_regs=" + (",".join(str(h) for h in range(harts)) if aclint else "none"),
     ]
 
 
@@ -236,7 +244,39 @@ SPARSE_EXPECT = [
     "test=none",
     "virtio=none",
     "sstc=1",
+    "sswi=none",
+    "sswi_regs=none",
 ]
+
+# An SSWI whose interrupts-extended lists hart 1's register first, an
+# M-mode software interrupt (3) that is not an IPI doorbell for S-mode,
+# and a hart (2) it does not reach at all.
+SSWI_DTS = r"""
+/dts-v1/;
+/ {
+    #address-cells = <2>;
+    #size-cells = <2>;
+    memory@80000000 { device_type = "memory"; reg = <0x0 0x80000000 0x0 0x8000000>; };
+    cpus {
+        #address-cells = <1>;
+        #size-cells = <0>;
+        timebase-frequency = <10000000>;
+        cpu@0 { device_type = "cpu"; reg = <0>; intc0: interrupt-controller { compatible = "riscv,cpu-intc"; }; };
+        cpu@1 { device_type = "cpu"; reg = <1>; intc1: interrupt-controller { compatible = "riscv,cpu-intc"; }; };
+        cpu@2 { device_type = "cpu"; reg = <2>; intc2: interrupt-controller { compatible = "riscv,cpu-intc"; }; };
+    };
+    soc {
+        #address-cells = <2>;
+        #size-cells = <2>;
+        ranges;
+        sswi@2f00000 { compatible = "riscv,aclint-sswi"; reg = <0x0 0x2f00000 0x0 0x4000>;
+                       interrupts-extended = <&intc1 1 &intc0 1 &intc2 3>; };
+    };
+};
+"""
+SSWI_EXPECT = ["harts=0,1,2", "sswi=0x2f00000", "sswi_regs=1,0,-"]
+# The same device with room for one register but naming two.
+SSWI_TOO_SMALL_DTS = SSWI_DTS.replace("0x0 0x4000>", "0x0 0x4>")
 
 FDT_ERR_STRUCTURE = -4
 FDT_ERR_LIMIT = -5
@@ -255,10 +295,12 @@ LONG_BOOTARGS_DTS = '/dts-v1/;\n/ { chosen { bootargs = "%s"; }; };\n' % ("x" * 
 SYNTHETIC_BOARDS = {
     "cells1": (CELLS1_DTS, CELLS1_EXPECT),
     "sparse": (SPARSE_DTS, SPARSE_EXPECT),
+    "sswi": (SSWI_DTS, SSWI_EXPECT),
     "too-many-reserved": (TOO_MANY_RESERVED_DTS, [f"error={FDT_ERR_LIMIT}"]),
     "too-deep": (TOO_DEEP_DTS, [f"error={FDT_ERR_STRUCTURE}"]),
     "half-initrd": (HALF_INITRD_DTS, [f"error={FDT_ERR_STRUCTURE}"]),
     "long-bootargs": (LONG_BOOTARGS_DTS, [f"error={FDT_ERR_LIMIT}"]),
+    "sswi-too-small": (SSWI_TOO_SMALL_DTS, [f"error={FDT_ERR_STRUCTURE}"]),
 }
 
 
@@ -283,6 +325,8 @@ def fdt_runs(tmp_path):
                    ["-drive", f"file={disk},format=raw,if=none,id=d0",
                     "-device", "virtio-blk-device,drive=d0"])
     runs.append([blk, *qemu_expectations(2)])
+    aclint = qemu_dtb(tmp_path, "qemu-aclint", 2, aclint=True)
+    runs.append([aclint, *qemu_expectations(2, aclint=True)])
     for label, (source, expect) in SYNTHETIC_BOARDS.items():
         runs.append([dtc_compile(tmp_path, label, source), *expect])
     return runs

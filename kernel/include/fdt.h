@@ -37,12 +37,18 @@ struct board_info {
     struct mmio_dev uart;           /* compatible "ns16550a" */
     struct mmio_dev plic;           /* compatible "riscv,plic0" or "sifive,plic-1.0.0" */
     struct mmio_dev test;           /* compatible "sifive,test0": exit QEMU with a code */
+    struct mmio_dev sswi;           /* compatible "riscv,aclint-sswi": supervisor IPIs
+                                       without the firmware (QEMU virt,aclint=on) */
     struct mmio_dev virtio[8];      /* compatible "virtio,mmio", in DTB order */
     int      nvirtio;
     uint32_t plic_ndev;             /* riscv,ndev */
     /* PLIC context that routes to hart_ids[i] in S-mode, from the PLIC's
      * interrupts-extended; FDT_NO_CONTEXT if the tree does not say. */
     uint32_t plic_s_context[MAX_HARTS];
+    /* Index of the 4-byte SETSSIP register of the SSWI that raises
+     * hart_ids[i]'s supervisor software interrupt, from the SSWI's
+     * interrupts-extended; FDT_NO_SSWI_REG if none. */
+    uint32_t sswi_reg[MAX_HARTS];
     bool     has_sstc;              /* "sstc" in riscv,isa of the first enabled hart */
 };
 
@@ -58,6 +64,10 @@ struct board_info {
                                     either silently would be unsafe */
 
 #define FDT_NO_CONTEXT UINT32_MAX
+#define FDT_NO_SSWI_REG UINT32_MAX
+/* Each hart's SETSSIP register in an ACLINT SSWI is one 32-bit word
+ * (RISC-V ACLINT specification, "SSWI"). */
+#define SSWI_REG_BYTES  4u
 
 int fdt_scan(const void *blob, struct board_info *out);
 uint32_t fdt_total_size(const void *blob);   /* 0 if the header is bad */

@@ -84,8 +84,10 @@ static const char *const prop_names[PROP_SLOTS] = {
     [PROP_INTERRUPTS_EXT] = "interrupts-extended",
 };
 
-/* Local interrupt number of the supervisor external interrupt (RISC-V
- * privileged spec): the PLIC context wired to it on a hart is its S-mode one. */
+/* Local interrupt numbers (RISC-V privileged spec): the PLIC context wired
+ * to a hart's supervisor external interrupt is its S-mode one; the SSWI
+ * register wired to its supervisor software interrupt is its IPI doorbell. */
+#define RISCV_IRQ_S_SOFTWARE 1u
 #define RISCV_IRQ_S_EXTERNAL 9u
 #define MAX_CPU_INTCS        (2 * MAX_HARTS)
 
@@ -133,10 +135,12 @@ struct fdt_scan {
     bool have_initrd_start, have_initrd_end;
     uint64_t first_cpu_timebase;  /* used when /cpus has no timebase-frequency */
     /* Each cpu's interrupt controller by phandle, to read the PLIC's
-     * interrupts-extended (which may come before or after the cpus). */
+     * interrupts-extended and the SSWI's (which may come before or after
+     * the cpus). */
     struct { uint32_t phandle, hartid; } intc[MAX_CPU_INTCS];
     int nintc;
     struct fdt_value plic_contexts;
+    struct fdt_value sswi_regs;
 };
 
 /* ------------------------------------------------------------------ */

@@ -13,6 +13,8 @@
  *   uart=BASE:IRQ|none   plic=BASE[:NDEV]|none  test=BASE|none
  *   virtio=BASE:IRQ,...|none                    sstc=0|1
  *   plic_contexts=CTX,...  S-mode PLIC context of each hart, in hart order
+ *   sswi=BASE|none       sswi_regs=REG|-,...|none  SETSSIP register of each
+ *                        hart, in hart order ("-": none; "none": no hart has one)
  * A blob that scans cleanly is then damaged in many ways: every damaged
  * copy must be refused (or, for random damage, at least not crash), and
  * sits in a heap block of exactly its claimed size so ASan sees any read
@@ -173,6 +175,28 @@ static void check_expectation(const struct board_info *b, const char *arg)
         CHECK_EQ(b->nharts, n);
         for (int i = 0; i < n && i < b->nharts; i++)
             CHECK_EQ(b->plic_s_context[i], ctx[i][0]);
+    } else if (KEY("sswi")) {
+        check_device(&b->sswi, v, false);
+    } else if (KEY("sswi_regs")) {
+        if (strcmp(v, "none") == 0) {
+            for (int i = 0; i < MAX_HARTS; i++)
+                CHECK_EQ(b->sswi_reg[i], FDT_NO_SSWI_REG);
+        } else {
+            int i = 0;
+            for (const char *p = v; *p && i < MAX_HARTS; i++) {
+                char *end;
+                uint64_t want = FDT_NO_SSWI_REG;
+                if (*p == '-')
+                    end = (char *)p + 1;
+                else
+                    want = number(p, &end);
+                CHECK_EQ(b->sswi_reg[i], want);
+                p = *end == ',' ? end + 1 : end;
+                if (*end != ',')
+                    break;
+            }
+            CHECK_EQ(b->nharts, i + 1);
+        }
     } else if (KEY("virtio")) {
         uint64_t want[9][2];
         int n = parse_pairs(v, want, 9);
