@@ -189,6 +189,7 @@ _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)
     banner();
     setup_memory(dtb_pa);
     cpus[0].active_root = kernel_pagetable;
+    kprintf("faultline: ipi: %s\n", arch_ipi_init());
 
     if (board.plic.present && cpus[0].plic_context != FDT_NO_CONTEXT) {
         plic_init(board.plic.base);

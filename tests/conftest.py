@@ -8,11 +8,13 @@ Host unit tests need none of these. QEMU integration tests use:
       them at another build directory.
   machine    a factory: machine(cpus=1, mem="128M", append="", icount=False,
              extra_args=(), disk_size="64M", gdb=False, gdb_wait=False,
-             initrd=None, name=None, blkdebug=None, disk_readonly=False)
+             initrd=None, name=None, blkdebug=None, disk_readonly=False,
+             aclint=True)
              -> a started Machine (disk_size=None: no disk; initrd=None:
              build/initrd.cpio; blkdebug: error-injection rules for the
              disk, see tools/faultline_qemu.py blkdebug_config;
-             disk_readonly: attach the disk read-only). Every machine it
+             disk_readonly: attach the disk read-only; aclint=False: no
+             ACLINT SSWI, so IPIs go through SBI). Every machine it
              made is closed after the test, and on failure the report shows
              its console tail and log path.
   shell      a Machine booted to its first "$ " prompt. Configure it with
@@ -91,7 +93,7 @@ def machine(request, tmp_path, kernel_elf, initrd_cpio):
 
     def boot(cpus=1, mem="128M", append="", icount=False, extra_args=(), *,
              disk_size="64M", gdb=False, gdb_wait=False, initrd=None,
-             name=None, blkdebug=None, disk_readonly=False) -> Machine:
+             name=None, blkdebug=None, disk_readonly=False, aclint=True) -> Machine:
         m = Machine(kernel_elf, initrd or initrd_cpio, workdir=tmp_path,
                     name=name or f"qemu{len(machines)}")
         machines.append(m)
@@ -100,7 +102,7 @@ def machine(request, tmp_path, kernel_elf, initrd_cpio):
         return m.start(cpus=cpus, mem=mem, append=append, icount=icount,
                        extra_args=extra_args, disk_size=disk_size,
                        gdb=gdb, gdb_wait=gdb_wait, blkdebug=blkdebug,
-                       disk_readonly=disk_readonly)
+                       disk_readonly=disk_readonly, aclint=aclint)
 
     yield boot
     for m in machines:

@@ -7,6 +7,7 @@ The banner lines are the ones docs/protocol.md lists:
     faultline: bootargs: "<append>"
     faultline: params: <key=value ...>
     faultline: memory: <M> MiB at 0x<base>, managing <N> MiB (<F> frames free)
+    faultline: ipi: ACLINT SSWI | SBI
     faultline: hart <n> online            (one per secondary hart)
 """
 

@@ -51,10 +51,14 @@ def test_sigtests(machine, cpus, icount):
     assert_alive(m)
 
 
-def test_cross_hart_delivery_alone(machine):
+@pytest.mark.parametrize("aclint, mechanism", [(True, "ACLINT SSWI"), (False, "SBI")],
+                         ids=["sswi", "sbi"])
+def test_cross_hart_delivery_alone(machine, aclint, mechanism):
     """The cross-hart test on its own, repeated: the IPI path must not
-    depend on what ran before it."""
-    m = boot_to_shell(machine, cpus=2)
+    depend on what ran before it. Both ways of sending an IPI: the ACLINT
+    SSWI when the machine has one, SBI (through OpenSBI) when it does not."""
+    m = boot_to_shell(machine, cpus=2, aclint=aclint)
+    assert re.search(rf"^faultline: ipi: {mechanism}$", m.log, re.MULTILINE), m.log[-3000:]
     out = run_sigtests(m, " ".join(["crossharts"] * 5))
     assert_all_passed(m, out)
     assert out.count("crossharts: OK") == 5

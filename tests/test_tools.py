@@ -173,7 +173,9 @@ def flag_value(cmd, flag):
 def test_tools_qemu_command_basics():
     cmd = fq.qemu_command("k.elf", "i.cpio", cpus=3, mem="256M")
     assert cmd[0] == "qemu-system-riscv64"
-    assert flag_value(cmd, "-machine") == "virt"
+    # ACLINT on by default: the kernel's IPIs skip the firmware
+    assert flag_value(cmd, "-machine") == "virt,aclint=on"
+    assert flag_value(fq.qemu_command("k.elf", aclint=False), "-machine") == "virt"
     assert flag_value(cmd, "-cpu") == "rv64"
     assert flag_value(cmd, "-smp") == "3"
     assert flag_value(cmd, "-m") == "256M"

@@ -171,12 +171,16 @@ def qemu_command(
     gdb_wait: bool = False,
     extra_args: Sequence[str] = (),
     qemu: str = QEMU,
+    aclint: bool = True,
 ) -> list:
     """Builds the QEMU argv. Pure: touches no file, starts nothing.
 
     console="pipe": serial on stdin/stdout, no monitor and no display, for
     scripted runs (no Ctrl-A escape character can be eaten by a monitor).
     console="terminal": -nographic, for a person at a terminal (Ctrl-A x quits).
+    aclint=True adds the ACLINT devices to the machine, among them the SSWI
+    through which the kernel sends IPIs without the firmware; aclint=False
+    leaves only the CLINT, and IPIs then go through SBI.
     """
     if cpus < 1:
         raise ValueError("cpus must be >= 1")
@@ -189,7 +193,7 @@ def qemu_command(
 
     cmd = [
         qemu,
-        "-machine", "virt",
+        "-machine", "virt,aclint=on" if aclint else "virt",
         "-cpu", "rv64",
         "-smp", str(cpus),
         "-m", str(mem),
@@ -389,6 +393,7 @@ class Machine:
         gdb_wait: bool = False,
         blkdebug: Optional[Sequence[dict]] = None,
         disk_readonly: bool = False,
+        aclint: bool = True,
     ) -> "Machine":
         """Starts QEMU. Returns self so `Machine(...).start(...)` reads well.
 
@@ -398,7 +403,8 @@ class Machine:
         workdir as <name>-blkdebug.conf. disk_readonly=True attaches the disk
         read-only (the device then offers VIRTIO_BLK_F_RO). gdb=True opens a GDB stub on a
         Unix socket private to this machine (self.gdb_socket); gdb_wait=True
-        also keeps the harts stopped until GDB continues them.
+        also keeps the harts stopped until GDB continues them. aclint: see
+        qemu_command.
         """
         if self._proc is not None:
             raise MachineError("this Machine was already started; use a new one")
@@ -433,7 +439,7 @@ class Machine:
             icount=icount, disk=self.disk, blkdebug_config_path=blkdebug_path,
             disk_readonly=disk_readonly, console="pipe",
             gdb_socket=self.gdb_socket, gdb_wait=gdb_wait,
-            extra_args=extra_args, qemu=self.qemu)
+            extra_args=extra_args, qemu=self.qemu, aclint=aclint)
 
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log = open(self.log_path, "wb")

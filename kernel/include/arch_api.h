@@ -32,6 +32,10 @@ long arch_sigframe_pop(struct trapframe *tf, uint64_t uva, uint64_t *blocked);
 
 /* --- timer and IPIs --- */
 void arch_timer_program(uint64_t deadline);          /* in arch_read_time() units */
+/* Chooses how IPIs are sent, from the board; once, on the boot hart, with
+ * the kernel map live and before another hart starts. Returns a name for
+ * the mechanism, for the boot banner. */
+const char *arch_ipi_init(void);
 void arch_ipi_send(uint32_t hartid);
 void arch_ipi_clear(void);
 

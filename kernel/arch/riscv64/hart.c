@@ -64,11 +64,57 @@ void arch_timer_program(uint64_t deadline)
     sbi_call(SBI_EXT_TIME, 0, deadline, 0, 0);
 }
 
+/*
+ * Each hart's SETSSIP register in the ACLINT SSWI, by hardware hart id;
+ * NULL where the board has none (no aclint, a hart it does not reach, or
+ * an id beyond the table), and the IPI goes through the firmware instead.
+ * Written once by arch_ipi_init before any other hart runs, read-only after.
+ *
+ * Why: an SBI IPI is an ecall into OpenSBI on the sender (about 530
+ * instructions) and a machine-mode software interrupt on the target that
+ * OpenSBI turns into a supervisor one (about 280 more). The SSWI sets the
+ * target's sip.SSIP with one store; nothing else changes on the target,
+ * which takes and clears the same interrupt either way.
+ */
+static volatile uint32_t *sswi_setssip[MAX_HARTS];
+
+/* Writing 1 raises the SSIP of the register's hart (RISC-V ACLINT spec). */
+#define SSWI_SETSSIP_RAISE 1u
+
+const char *arch_ipi_init(void)
+{
+    if (!board.sswi.present)
+        return "SBI";
+    bool any = false;
+    for (int h = 0; h < board.nharts; h++) {
+        uint32_t reg = board.sswi_reg[h];
+        if (reg == FDT_NO_SSWI_REG || board.hart_ids[h] >= MAX_HARTS)
+            continue;
+        /* The device lies in the direct map, which covers all physical
+         * addresses below the end of RAM (kmap_init), like the PLIC. */
+        sswi_setssip[board.hart_ids[h]] =
+            (volatile uint32_t *)PA_TO_KVA(board.sswi.base + (uint64_t)reg * SSWI_REG_BYTES);
+        any = true;
+    }
+    return any ? "ACLINT SSWI" : "SBI";
+}
+
 void arch_ipi_send(uint32_t hartid)
 {
+    volatile uint32_t *setssip = hartid < MAX_HARTS ? sswi_setssip[hartid] : NULL;
+    if (setssip) {
+        /* The caller's request bits (plain memory) must be visible before
+         * the target can take the interrupt: order them before the device
+         * write, which the AMO's release alone does not cover for I/O. */
+        __asm__ volatile("fence w, o" ::: "memory");
+        *setssip = SSWI_SETSSIP_RAISE;
+        return;
+    }
     sbi_call(SBI_EXT_IPI, 0, 1UL, hartid, 0);   /* mask bit 0 relative to base = hartid */
 }
 
+/* Both ways of sending end in sip.SSIP; the SSWI keeps no state of its own
+ * (its register reads as 0), so clearing the bit is the whole acknowledgement. */
 void arch_ipi_clear(void)
 {
     csr_clear(sip, 1UL << IRQ_S_SOFT);
