@@ -16,6 +16,7 @@
 #define BOGUS_ID          1000000
 #define BAD_FLAGS         0x80000000u
 #define BAD_HOW           7
+#define FRAME_PAGE_BYTES  4096     /* one page of heap for a frame */
 
 #define POLL_MS           10       /* while waiting for the spinner to start */
 #define SETTLE_MS         200      /* time for a child to reach its wait */
@@ -273,6 +274,83 @@ static void badframe(void)
     expect_killed("corrupted frame", bad_frame_child, SIGSEGV);
 }
 
+/* ---- sigreturn checks a frame the handler changed ---- */
+
+static volatile uint64_t frame_pc;
+
+static void pc_setting_handler(int sig, uint64_t addr, struct fl_sigframe *f)
+{
+    (void)sig; (void)addr;
+    f->regs[FL_REG_PC] = frame_pc;
+}
+
+static void bad_pc_child(void)
+{
+    install(SIGUSR1, pc_setting_handler);
+    kill(getpid(), SIGUSR1);
+    fail("survived a frame whose pc is not a user address");
+}
+
+static void badpc(void)
+{
+    frame_pc = KERNEL_ADDR;
+    expect_killed("kernel pc in the frame", bad_pc_child, SIGSEGV);
+    frame_pc = BELOW_USER_BASE;
+    expect_killed("pc below user space in the frame", bad_pc_child, SIGSEGV);
+}
+
+/* The mask comes back from the frame, SIGKILL dropped from it. */
+static void mask_setting_handler(int sig, uint64_t addr, struct fl_sigframe *f)
+{
+    (void)addr;
+    hits[sig]++;
+    f->blocked = FL_SIGMASK(SIGUSR2) | FL_SIGMASK(SIGKILL);
+}
+
+static void framemask(void)
+{
+    install(SIGUSR1, mask_setting_handler);
+    install(SIGUSR2, counting_handler);
+    kill(getpid(), SIGUSR1);
+    expect("handler ran", hits[SIGUSR1], 1);
+    uint64_t mask = 0;
+    expect("sigprocmask query", sigprocmask(SIG_BLOCK, NULL, &mask), 0);
+    expect("the frame's mask, without SIGKILL", (long)mask, (long)FL_SIGMASK(SIGUSR2));
+    kill(getpid(), SIGUSR2);
+    expect("blocked by the restored mask", hits[SIGUSR2], 0);
+    set_mask(SIG_SETMASK, 0);
+    expect("delivered on unblock", hits[SIGUSR2], 1);
+}
+
+/* sigreturn with sp at `at`, as if a handler had returned there. */
+static _Noreturn void sigreturn_at(uint64_t at)
+{
+    register uint64_t nr __asm__("a7") = SYS_sigreturn;
+    __asm__ volatile("mv sp, %0\n\tecall" : : "r"(at), "r"(nr) : "memory");
+    __builtin_unreachable();
+}
+
+static void unmapped_frame_child(void)
+{
+    sigreturn_at(BELOW_USER_BASE);      /* never mapped: the frame cannot be read */
+}
+
+/* A fresh heap page is demand-zero: reading the frame faults it in, and
+ * then finds no magic. */
+static void zero_frame_child(void)
+{
+    char *page = sbrk(FRAME_PAGE_BYTES);
+    if (ptr_error(page))
+        fail("sbrk");
+    sigreturn_at((uint64_t)(uintptr_t)page);
+}
+
+static void frameaddr(void)
+{
+    expect_killed("frame at an unmapped address", unmapped_frame_child, SIGSEGV);
+    expect_killed("frame on a demand-zero page", zero_frame_child, SIGSEGV);
+}
+
 /* ---- cross-hart delivery ---- */
 
 static volatile int spinner_ready, spinner_done, handler_hart = -1, handler_tid;
@@ -460,6 +538,7 @@ static const struct test tests[] = {
     TEST(nodefer),     TEST(resethand),    TEST(defaults),     TEST(segvcatch),
     TEST(illcatch),    TEST(faultinhandler), TEST(badframe),   TEST(crossharts),
     TEST(eintr),       TEST(allregs),      TEST(badinputs),    TEST(strayreturn),
+    TEST(badpc),       TEST(framemask),    TEST(frameaddr),
 };
 
 int main(int argc, char *argv[])

@@ -60,21 +60,22 @@ trap_vector:
 /*
  * sigreturn replaces every user register with the signal frame's, so none
  * is saved but sp (where the frame is) and the pc (named if a bad frame
- * kills the process); the user t6 in sscratch is dropped. Then C, as on
- * the full path, and out through the full restore. Not metered as a
- * system call (signal.sigreturn_to_restored still is).
+ * kills the process); the user t6 in sscratch is dropped. sscratch = 0
+ * and the kernel's sp and tp come first, so that a fault on the frame is
+ * an ordinary kernel trap. Then arch_sigreturn_fast (usercopy.S) loads the
+ * frame straight into the registers and returns to user mode; whatever it
+ * cannot do it leaves to sigreturn_slow, with t6 = trapframe: C, as on the
+ * full path, and out through the full restore. Neither is metered as a
+ * system call; only the C path records signal.sigreturn_to_restored.
  */
 .Lsigreturn_entry:
+    csrw    sscratch, zero          /* now "in kernel" */
     sd      sp, TF_SP(t6)
     csrr    t5, sepc
     sd      t5, TF_SEPC(t6)
-    csrw    sscratch, zero          /* now "in kernel" */
     ld      sp, TF_KSP(t6)
     ld      tp, TF_KTP(t6)
-    mv      s0, zero                /* end of the frame-pointer chain */
-    mv      a0, t6
-    call    user_sigreturn          /* returns the trapframe to resume */
-    j       arch_return_to_user
+    j       arch_sigreturn_fast
 
 .Lfull_entry:
     /* t5 is already saved; everything else now. */
@@ -218,3 +219,15 @@ trap_from_kernel:
     ld      a7, 120(sp)
     addi    sp, sp, KF_SIZE
     sret
+
+/*
+ * sigreturn the C way (see .Lsigreturn_entry), entered with t6 = the
+ * trapframe and the kernel's sp and tp. Kept after the vector so that a
+ * backtrace through the full path still names trap_vector.
+ */
+    .globl sigreturn_slow
+sigreturn_slow:
+    mv      s0, zero                /* end of the frame-pointer chain */
+    mv      a0, t6
+    call    user_sigreturn          /* returns the trapframe to resume */
+    j       arch_return_to_user

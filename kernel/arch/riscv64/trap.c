@@ -26,6 +26,15 @@ _Static_assert(offsetof(struct fl_sigframe, regs) == 8, "usercopy.S SF_REGS");
 _Static_assert(offsetof(struct fl_sigframe, sig) == 264, "usercopy.S SF_SIG");
 _Static_assert(offsetof(struct fl_sigframe, addr) == 272, "usercopy.S SF_ADDR");
 _Static_assert(offsetof(struct fl_sigframe, blocked) == 280, "usercopy.S SF_BLOCKED");
+_Static_assert(sizeof(struct fl_sigframe) == 288, "usercopy.S SF_SIZE");
+/* What usercopy.S's fast sigreturn reads of the thread and its process. */
+_Static_assert(offsetof(struct thread, proc) == THREAD_PROC, "arch.h THREAD_PROC");
+_Static_assert(offsetof(struct thread, sig_pending) == THREAD_SIG_PENDING, "arch.h THREAD_SIG_PENDING");
+_Static_assert(offsetof(struct thread, sig_blocked) == THREAD_SIG_BLOCKED, "arch.h THREAD_SIG_BLOCKED");
+_Static_assert(offsetof(struct proc, killed) == PROC_KILLED, "arch.h PROC_KILLED");
+_Static_assert(sizeof(((struct proc *)0)->killed) == 4, "usercopy.S loads killed as a word");
+_Static_assert(offsetof(struct proc, sig_pending) == PROC_SIG_PENDING, "arch.h PROC_SIG_PENDING");
+_Static_assert(SIG_UNBLOCKABLE == FL_SIGMASK(SIGKILL), "arch.h SIG_UNBLOCKABLE");
 /* Loaded by usercopy.S: a 64-bit constant is one load there, not six instructions. */
 const uint64_t arch_sigframe_magic = FL_SIGFRAME_MAGIC;
 
@@ -189,9 +198,11 @@ struct trapframe *user_trap(struct trapframe *tf)
     return tf;
 }
 
-/* SYS_sigreturn from trap.S's .Lsigreturn_entry: only sp and sepc were
- * saved, since the frame replaces every register. No system-call dispatch
- * or meters around it; otherwise as sys_sigreturn through the table. */
+/* SYS_sigreturn when usercopy.S's fast sigreturn declines (a frame it
+ * cannot use, something to do on the way out, a fault it could not
+ * resolve): only sp and sepc were saved, since the frame replaces every
+ * register. No system-call dispatch or meters around it; otherwise as
+ * sys_sigreturn through the table. */
 struct trapframe *user_sigreturn(struct trapframe *tf)
 {
     struct thread *t = container_of(tf, struct thread, tf);
