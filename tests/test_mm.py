@@ -129,11 +129,29 @@ def test_mm_hog_four_times_memory(machine, mm, extra):
     assert_4x_run(m, mm, "", False)
 
 
+# mm=swap with -f makes almost no progress (see the xfail); a bound on how
+# long to wait for it, ten times what the 4x run without -f needs.
+SWAP_FORK_TIMEOUT = 120.0
+
+
 @pytest.mark.timeout(TEST_TIMEOUT)
-@pytest.mark.parametrize("mm", ["paging", "swap"])
+@pytest.mark.parametrize("mm", [
+    pytest.param("paging", marks=pytest.mark.xfail(strict=True, reason=(
+        "kernel bug: under mm=paging mem=8M, hog -p 4 -m 8192 -r 2 -f: one or two "
+        "grandchildren print 'grandchild exec echo: out of memory' (exec returns ENOMEM "
+        "under memory pressure although 64M of swap is nearly free; kernel/exec.c takes "
+        "kernel frames without making room)"))),
+    pytest.param("swap", marks=pytest.mark.xfail(strict=True, reason=(
+        "kernel bug: under mm=swap mem=8M a hog child forking a copy of itself that does "
+        "not fit beside it crawls: `hog -p 1 -m 4096 -r 1 -f` has not finished after "
+        "minutes, the child `running` with uptime advancing ~100 ms per 30 s of host time"))),
+])
 def test_mm_fork_exec_under_pressure(machine, mm):
     m = boot(machine, mm)
     out_start = len(m.log)
+    if mm == "swap":
+        procs, kib, rounds = WORKLOADS[mm]
+        run_hog(m, f"-p {procs} -m {kib} -r {rounds} -f", timeout=SWAP_FORK_TIMEOUT)
     assert_4x_run(m, mm, "-f", True)
     procs = WORKLOADS[mm][0]
     verified = re.findall(r"^(?:\$ )?hog: child (\d+) grandchild verified \d+ pages$",
