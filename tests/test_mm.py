@@ -136,8 +136,9 @@ SWAP_FORK_TIMEOUT = 120.0
 
 @pytest.mark.timeout(TEST_TIMEOUT)
 @pytest.mark.parametrize("mm", [
-    pytest.param("paging", marks=pytest.mark.xfail(strict=True, reason=(
-        "kernel bug: under mm=paging mem=8M, hog -p 4 -m 8192 -r 2 -f: one or two "
+    # not strict: the failure is intermittent (2 runs of 3 so far)
+    pytest.param("paging", marks=pytest.mark.xfail(strict=False, reason=(
+        "kernel bug, intermittent: under mm=paging mem=8M, hog -p 4 -m 8192 -r 2 -f: one or two "
         "grandchildren print 'grandchild exec echo: out of memory' (exec returns ENOMEM "
         "under memory pressure although 64M of swap is nearly free; kernel/exec.c takes "
         "kernel frames without making room)"))),

@@ -126,10 +126,13 @@ def markdown(results: list) -> str:
            f"virtio-blk swap disk and {CPUS} hart(s) under `{' '.join(ICOUNT_ARGS)}`, and runs "
            "one `hog` needing four times physical memory, then `vmstat -j` and "
            "`lat meters`. Times are virtual (icount: one instruction = one ns); meter values "
-           "are instructions per event over the hog run alone (the meters are reset just "
-           "before it). Under `sleep=off` a hart waiting for the disk jumps the virtual clock "
-           "to its next timer event, so the elapsed time is dominated by those waits "
-           "rather than by instructions. Regenerate with `make mmbench` "
+           "are cycles per event over the hog run alone (the meters are reset just "
+           "before it). A cycle is an instruction while the hart runs, but under "
+           "`sleep=off` a hart waiting for the disk jumps the virtual clock to its next "
+           "timer event, so the elapsed time and the means and maxima of events that wait "
+           "for the disk (vm.pagein, vm.pageout, vm.swapin, vm.swapout, and "
+           "fault.entry_to_frame, which includes making room) are dominated by those "
+           "jumps; the minima and the events that never wait are instruction counts. Regenerate with `make mmbench` "
            "(docs/measurement.md).\n"]
     for r in results:
         vm = r["vmstat"]
