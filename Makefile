@@ -3,6 +3,7 @@
 #   make qemu       boot to the shell        (CPUS=2 MEM=128M APPEND="mm=paging" DISK_SIZE=64M)
 #   make qemu-gdb   boot paused, GDB stub on a private socket; then `make gdb`
 #   make test       host unit tests + QEMU integration tests (pytest)
+#   make mmbench    memory managers compared under icount -> docs/results/mm.md
 
 BUILD   ?= build
 CPUS    ?= 2
@@ -35,7 +36,7 @@ KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_SRCS))
 KERNEL  := $(BUILD)/kernel.elf
 INITRD  := $(BUILD)/initrd.cpio
 
-.PHONY: all kernel user initrd qemu qemu-gdb gdb test test-host clean toolchain check-toolchain bench
+.PHONY: all kernel user initrd qemu qemu-gdb gdb test test-host clean toolchain check-toolchain bench mmbench
 all: check-toolchain $(KERNEL) $(INITRD)
 
 kernel: $(KERNEL)
@@ -102,6 +103,11 @@ test:
 # writes tables, JSON and histograms to $(BUILD)/bench (docs/measurement.md).
 bench: all
 	$(PYTHON) tools/report.py --kernel $(KERNEL) --initrd $(INITRD) --cpus $(CPUS) --mem $(MEM) --out-dir $(BUILD)/bench
+
+# The memory managers compared under -icount on one 4x over-committed hog
+# run (mem=8M, 64M swap disk): writes docs/results/mm.md and mm.json.
+mmbench: all
+	$(PYTHON) tools/mmbench.py --kernel $(KERNEL) --initrd $(INITRD) --out-dir docs/results --log-dir $(BUILD)/mmbench
 
 test-host:
 	FL_BUILD=$(BUILD) $(PYTHON) -m pytest -q -m host tests

@@ -18,6 +18,10 @@
  *
  *   lat            every benchmark (swapin needs mm=swap, pagein a swap device)
  *   lat NAME...    only those
+ *   lat meters     no benchmark: the kernel's meters as they stand (since
+ *                  boot or the last reset), FL-JSON {"meters":[...],"bench":"meters"},
+ *                  then reset them, so a workload run between two
+ *                  `lat meters` is metered alone (tools/mmbench.py)
  */
 #include "ulib.h"
 
@@ -490,6 +494,12 @@ static const struct bench benches[] = {
 
 int main(int argc, char *argv[])
 {
+    if (argc == 2 && strcmp(argv[1], "meters") == 0) {
+        print_meters("meters");
+        meter_reset();
+        printf("FL-JSON {\"lat\":\"done\"}\n");
+        return 0;
+    }
     measure_overhead();
     for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++) {
         bool wanted = argc == 1;
