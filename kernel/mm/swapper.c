@@ -41,6 +41,7 @@ struct io_batch {
 struct out_ctx {
     struct aspace *as;
     uint32_t next_slot;      /* in the extent */
+    uint32_t extent_left;    /* slots of it not used yet; then one slot at a time */
     int      rc;
     uint64_t moved;
     struct io_batch b;
@@ -112,32 +113,41 @@ static void out_leaf(vaddr_t va, void *leaf, void *arg)
     enum leaf_state st = mmu_leaf_read(leaf, &li);
     if (c->rc || (st != LEAF_PRESENT && st != LEAF_HIDDEN))
         return;
+    uint32_t slot;
+    if (c->extent_left) {
+        slot = c->next_slot++;
+        c->extent_left--;
+    } else if ((slot = swap_alloc(1)) == SWAP_NONE) {
+        c->rc = -ENOSPC;            /* what went out so far faults back in */
+        return;
+    }
     struct io_batch *b = &c->b;
     mmu_leaf_take(leaf);
     b->leaf[b->n] = leaf;
     b->pa[b->n] = li.pa;
     b->prot[b->n] = li.prot;
-    b->slot[b->n] = c->next_slot++;
+    b->slot[b->n] = slot;
     if (++b->n == SWAP_IO_BATCH)
         flush_out(c);
 }
 
 /* Writes the whole image of p (its space locked by the caller, its threads
- * off every hart and kept off by p->swapped) to one extent. need: frames
- * it will want back. */
+ * off every hart and kept off by p->swapped) to one extent if the device
+ * has a free run that long; else (the slot map is fragmented) slot by slot,
+ * rather than call a device with room on it full. need: frames it will
+ * want back. */
 static int swap_out_locked(struct proc *p, struct aspace *as, uint32_t need)
 {
     uint64_t start = meter_now(), off = meter_offcpu();
     uint32_t n = (uint32_t)as->resident;
-    uint32_t extent = n ? swap_alloc(n) : 0;
-    if (extent == SWAP_NONE)
-        return -ENOSPC;
-    struct out_ctx c = { .as = as, .next_slot = extent };
+    uint32_t extent = n ? swap_alloc(n) : SWAP_NONE;
+    struct out_ctx c = { .as = as, .next_slot = extent,
+                         .extent_left = extent == SWAP_NONE ? 0 : n };
     mmu_for_each_user_leaf(as->root, out_leaf, &c);
     flush_out(&c);
     /* Slots of the extent left unused (pages that went meanwhile). */
-    if (c.next_slot < extent + n)
-        swap_free(c.next_slot, extent + n - c.next_slot);
+    if (c.extent_left)
+        swap_free(c.next_slot, c.extent_left);
     if (c.rc)
         return c.rc;
     p->swap_need = need;
