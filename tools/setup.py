@@ -159,6 +159,41 @@ def ensure_test_modules(check_only: bool) -> bool:
     return True
 
 
+# Host tools two host unit tests compare the kernel's parsers against: the
+# device-tree parser against dtc's output, the initrd reader against GNU
+# cpio's archives. Without them those tests skip, so `make test` installs
+# them when it can.
+TEST_APT_PACKAGES = {"dtc": "device-tree-compiler", "cpio": "cpio"}
+
+
+def missing_test_tools():
+    missing = []
+    if not shutil.which("dtc"):
+        missing.append("dtc")
+    try:
+        gnu = "GNU" in subprocess.run(["cpio", "--version"], stdout=subprocess.PIPE,
+                                      stderr=subprocess.STDOUT, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        gnu = False
+    if not gnu:
+        missing.append("cpio")
+    return missing
+
+
+def ensure_test_tools(check_only: bool) -> None:
+    missing = missing_test_tools()
+    prefix = apt_install_command()
+    if missing and not check_only and prefix is not None and shutil.which("apt-get"):
+        packages = [TEST_APT_PACKAGES[m] for m in missing]
+        say("missing test tools: " + ", ".join(missing) + " -- installing with apt-get")
+        subprocess.run(prefix + ["apt-get", "install", "-y", "--no-install-recommends"] + packages,
+                       check=False)
+        missing = missing_test_tools()
+    if missing:
+        say("warning: without " + ", ".join(missing) + " the host tests that compare against "
+            "them are skipped", err=True)
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description="Check/install faultline's toolchain.")
     p.add_argument("--check", action="store_true", help="only check; install nothing")
@@ -179,6 +214,8 @@ def main(argv=None) -> int:
     say("toolchain ok: " + ", ".join(notes))
     if args.test and not ensure_test_modules(args.check):
         return 1
+    if args.test:
+        ensure_test_tools(args.check)
     return 0
 
 
