@@ -19,13 +19,13 @@ from qemu_helpers import BOOT_TIMEOUT, Machine, run_lat
 
 BUDGETS = {
     # bench: (statistic, budget)          measured when set
-    "minor_fault": ("median", 830),       # hidden page revealed, user-timed (790)
+    "minor_fault": ("median", 740),       # hidden page revealed, user-timed (705)
 }
 PART_BUDGETS = {
-    ("pagein", "pagein"):       ("min", 1240),     # kernel work without the device wait (1173)
+    ("pagein", "pagein"):       ("min", 1210),     # kernel work without the device wait (1149)
     ("minor_fault", "remap"):   ("max", 20),       # the reveal itself (17)
-    ("swapin", "swapout"):      ("min", 74000),    # 64 heap pages + image, out (70504)
-    ("swapin", "swapin"):       ("min", 117000),   # the same back in (101656..105808)
+    ("swapin", "swapout"):      ("min", 74000),    # 64 heap pages + image, out (70504..70724)
+    ("swapin", "swapin"):       ("min", 112000),   # the same back in (100323..105808)
 }
 
 
