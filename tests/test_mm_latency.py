@@ -25,11 +25,8 @@ PART_BUDGETS = {
     ("pagein", "pagein"):       ("min", 1210),     # kernel work without the device wait (1149)
     ("minor_fault", "remap"):   ("max", 20),       # the reveal itself (17)
     ("swapin", "swapout"):      ("min", 74000),    # 64 heap pages + image, out (70504..70724)
-    ("swapin", "swapin"):       ("min", 112000),   # the same back in (100323..105808)
+    ("swapin", "swapin"):       ("min", 106000),   # the same back in (100160..100441)
 }
-
-
-PAGEIN_REPEAT_SLACK = 8
 
 
 def boot_and_run_lat(kernel_elf, initrd_cpio, workdir):
@@ -75,12 +72,10 @@ def test_mm_part_within_budget(mm_lat, bench, part):
 
 
 def test_mm_counts_repeat(mm_lat, kernel_elf, initrd_cpio, tmp_path):
-    """A second boot gives the same minor-fault count, and the kernel's
-    page-in count within a few instructions (a difference of 2 has been
-    seen: how the wakeup meets the idle loop)."""
+    """A second boot gives the same minor-fault count. (The kernel's
+    page-in count is not compared: it takes one of two paths, 1149 when
+    the thread sleeps for the device and 1028 when the device answered
+    before it slept, and a loaded host changes which one a sample takes.)"""
     first, _ = mm_lat
     second, _ = boot_and_run_lat(kernel_elf, initrd_cpio, tmp_path)
     assert first["minor_fault"]["median"] == second["minor_fault"]["median"]
-    a = first["pagein"]["parts"]["pagein"]["min"]
-    b = second["pagein"]["parts"]["pagein"]["min"]
-    assert abs(a - b) <= PAGEIN_REPEAT_SLACK, (a, b)

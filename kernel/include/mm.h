@@ -27,16 +27,12 @@ struct mm_ops {
     /* Image pages faulted in on first touch (paging) rather than all
      * loaded at exec (swap). */
     bool demand_image;
-    /* Boot, before the scheduler: the manager's own state. */
-    void (*init)(void);
     /* From the boot thread: kernel threads the manager needs. */
     void (*start)(void);
     /* A fault in `as` (its lock held) found no free frame: make one free.
      * 0 (try again), -ENOMEM (nothing can be freed), -ENOSPC (the swap
      * device is full), -EIO (writing a page out failed). */
     int  (*make_room)(struct aspace *as);
-    /* Extra promise capacity the manager can back (swap slots). */
-    uint64_t (*commit_extra)(void);
     /* vmctl(FL_VMCTL_SWAPOUT): the caller's process out and back in.
      * NULL where the manager does not move whole processes. */
     int  (*swap_out_self)(void);
@@ -70,7 +66,8 @@ static inline paddr_t mm_alloc_frame(struct aspace *as, vaddr_t va, int *err, bo
  * by the paging clock and vmctl. 0, -ENOSPC or -EIO (the page then stays). */
 int  mm_evict_page(struct aspace *as, void *leaf, paddr_t pa);
 
-/* Promise capacity beyond free frames (swap slots), for commit_pages. */
+/* Promise capacity beyond free frames, for commit_pages: both managers
+ * can back a promised page with a swap slot. */
 uint64_t mm_commit_extra(void);
 
 long sys_vmctl(uint64_t op, uint64_t addr, uint64_t len);

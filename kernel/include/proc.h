@@ -57,8 +57,9 @@ struct thread {
     uint64_t sig_pending;         /* directed at this thread (tkill, faults) */
     uint64_t sig_blocked;         /* sigprocmask: never includes SIGKILL */
     uint64_t sig_fault_addr;      /* stval of a pending fault signal, else 0 */
-    /* Cycles spent switched out (asleep, or yielded), so a meter can give
-     * the instructions a path itself ran: elapsed less this. */
+    /* Cycles spent switched out (asleep, or yielded) or in interrupts
+     * taken in the kernel, so a meter can give the instructions a path
+     * itself ran: elapsed less this. */
     uint64_t offcpu_cycles;
     /* Signal probe points (meters), cycles; 0 = not reached. */
     uint64_t sig_posted_at, sig_ipi_at, sig_interrupted_at;

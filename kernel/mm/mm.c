@@ -18,8 +18,6 @@ void mm_init(void)
 {
     mm = params.mm == MM_SWAP ? &swap_ops : &paging_ops;
     swap_init();
-    if (mm->init)
-        mm->init();
     kprintf("faultline: mm: %s%s\n", mm->name,
             params.mm == MM_PAGING ? (params.refbits == REFBITS_SW ?
                                       ", page control inline, software reference bits" :
@@ -81,8 +79,7 @@ int mm_evict_page(struct aspace *as, void *leaf, paddr_t pa)
     return 0;
 }
 
-/* Promises (sbrk, mmap) may count on swap slots as well as free frames. */
 uint64_t mm_commit_extra(void)
 {
-    return mm->commit_extra ? mm->commit_extra() : 0;
+    return swap_free_slots();
 }

@@ -19,7 +19,6 @@
 #include "mm.h"
 #include "clock.h"
 #include "frame.h"
-#include "swap.h"
 #include "param.h"
 #include "proc.h"
 #include "vmstat.h"
@@ -120,14 +119,8 @@ static int paging_make_room(struct aspace *self)
     return rc;
 }
 
-static uint64_t paging_commit_extra(void)
-{
-    return swap_free_slots();
-}
-
 const struct mm_ops paging_ops = {
     .name = "paging",
     .demand_image = true,
     .make_room = paging_make_room,
-    .commit_extra = paging_commit_extra,
 };

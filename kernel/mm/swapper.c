@@ -445,16 +445,10 @@ static void swap_start_threads(void)
         panic("mm: no thread for the swapper");
 }
 
-static uint64_t swap_commit_extra(void)
-{
-    return swap_free_slots();
-}
-
 const struct mm_ops swap_ops = {
     .name = "swap",
     .demand_image = false,
     .start = swap_start_threads,
     .make_room = swap_make_room,
-    .commit_extra = swap_commit_extra,
     .swap_out_self = swap_out_self,
 };

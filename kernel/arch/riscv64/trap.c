@@ -219,11 +219,17 @@ void kernel_trap(struct kframe *kf)
     uint64_t cause = csr_read(scause);
     uint64_t stval = csr_read(stval);
     if (cause & SCAUSE_INTERRUPT) {
-        if (interrupt(cause & ~SCAUSE_INTERRUPT)) {
-            struct thread *t = current_thread();
-            if (t && t->state == T_RUNNING)
-                yield();
-        }
+        /* An interrupt taken in the kernel is not the interrupted path's
+         * work: counted with the thread's switched-out time, so meters of
+         * paths that do I/O (vm.*) leave out completions that happen to
+         * land while they run. */
+        struct thread *t = current_thread();
+        uint64_t t0 = meter_now();
+        bool resched = interrupt(cause & ~SCAUSE_INTERRUPT);
+        if (t)
+            t->offcpu_cycles += meter_now() - t0;
+        if (resched && t && t->state == T_RUNNING)
+            yield();
         return;
     }
     enum access a;
