@@ -488,13 +488,6 @@ int blk_wait(struct blk_req *r)
     return r->status;
 }
 
-int blk_rw(bool write, uint64_t sector, void *buf, uint32_t len)
-{
-    struct blk_req r = { .sector = sector, .buf = buf, .len = len, .write = write };
-    int err = blk_submit(&r);
-    return err ? err : blk_wait(&r);
-}
-
 /* ------------------------------------------------------------------ */
 /* completion                                                          */
 

@@ -46,8 +46,6 @@ uint64_t blk_capacity(void);              /* sectors; 0 without a device */
 int  blk_submit(struct blk_req *r);
 /* Sleeps until r is done; returns r->status. */
 int  blk_wait(struct blk_req *r);
-/* Submit and wait. */
-int  blk_rw(bool write, uint64_t sector, void *buf, uint32_t len);
 
 /* Interrupt handler: the PLIC dispatcher calls it for the device's line. */
 void blk_intr(void);

@@ -17,7 +17,7 @@
 #define PROT_U    0x8     /* user accessible */
 #define PROT_G    0x10    /* global: kernel mappings present in every space */
 
-/* State bits returned by mmu_lookup / cleared by mmu_clear_state */
+/* A leaf's hardware state bits (struct leaf_info.bits, mmu_leaf_take) */
 #define MMU_ACCESSED 0x1
 #define MMU_DIRTY    0x2
 
@@ -34,7 +34,6 @@ int  mmu_map_page(pagetable_t root, vaddr_t va, paddr_t pa, unsigned prot);
  * table pages; NULL if they are missing (or out of memory), or if a larger
  * page covers va. */
 void *mmu_leaf(pagetable_t root, vaddr_t va, bool create);
-bool mmu_leaf_get(const void *leaf, paddr_t *pa, unsigned *prot);  /* false: not present */
 /* Present, with accessed and dirty preset (no tracking: kernel, and user
  * pages that will never be written back). */
 void mmu_leaf_set(void *leaf, paddr_t pa, unsigned prot);
@@ -83,8 +82,6 @@ unsigned mmu_leaf_take(void *leaf);
 uint64_t mmu_max_swap_slot(void);
 /* Removes a 4 KiB mapping; returns the physical address it had, or 0. */
 paddr_t mmu_unmap_page(pagetable_t root, vaddr_t va);
-/* Finds a 4 KiB user mapping: returns true and fills *pa, *prot, *state. */
-bool mmu_lookup(pagetable_t root, vaddr_t va, paddr_t *pa, unsigned *prot, unsigned *state);
 /* Makes sure the table pages for va exist (so the kernel half can be shared). */
 int  mmu_prepare(pagetable_t root, vaddr_t va, int level);
 

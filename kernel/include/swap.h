@@ -12,7 +12,6 @@
 
 /* Boot, after blk_init: sizes the slot map and prints one line. */
 void     swap_init(void);
-bool     swap_present(void);
 /* n contiguous slots, or SWAP_NONE when the device is full (or absent). */
 uint32_t swap_alloc(uint32_t n);
 void     swap_free(uint32_t slot, uint32_t n);      /* panics on a bad free */

@@ -44,8 +44,6 @@ void swap_init(void)
     kprintf("faultline: swap: %lu page slots (%lu KiB) on the disk\n", n, n * PAGE_SIZE / 1024);
 }
 
-bool swap_present(void) { return present; }
-
 uint32_t swap_alloc(uint32_t n)
 {
     if (!present)

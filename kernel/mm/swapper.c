@@ -176,6 +176,14 @@ static bool off_every_hart(struct proc *p)
     return true;
 }
 
+/* p may run again: wake an idle hart for each of its runnable threads. */
+static void kick_runnable(struct proc *p)
+{
+    for (int i = 0; i < MAX_THREADS; i++)
+        if (threads[i].proc == p && threads[i].state == T_RUNNABLE)
+            kick_cpu_for(&threads[i]);
+}
+
 static void set_swapped(struct proc *p, bool v)
 {
     __atomic_store_n(&p->swapped, v, __ATOMIC_RELEASE);
@@ -306,11 +314,7 @@ static void swap_in(struct proc *p)
     vm_count(VM_SWAPINS);
     vm_count_n(VM_SWAPIN_PAGES, c.moved);
     meter_record_split(FL_METER_SWAPIN, FL_METER_SWAP_WAIT, start, off);
-    for (int i = 0; i < MAX_THREADS; i++) {
-        struct thread *t = &threads[i];
-        if (t->proc == p && t->state == T_RUNNABLE)
-            kick_cpu_for(t);
-    }
+    kick_runnable(p);
 }
 
 static bool has_runnable_thread(struct proc *p)
@@ -362,9 +366,7 @@ static void give_up(struct proc *p)
     p->swap_failed = true;
     p->swapped_out = false;
     set_swapped(p, false);
-    for (int i = 0; i < MAX_THREADS; i++)
-        if (threads[i].proc == p && threads[i].state == T_RUNNABLE)
-            kick_cpu_for(&threads[i]);
+    kick_runnable(p);
 }
 
 /* V7's choice: blocked, idle longest, largest; else runnable and in for

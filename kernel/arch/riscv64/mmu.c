@@ -121,16 +121,6 @@ void *mmu_leaf(pagetable_t root, vaddr_t va, bool create)
     return walk(root, va, 0, create);
 }
 
-bool mmu_leaf_get(const void *leaf, paddr_t *pa, unsigned *prot)
-{
-    pte_t e = *(const pte_t *)leaf;
-    if (!(e & PTE_V))
-        return false;
-    if (pa) *pa = pte_pa(e);
-    if (prot) *prot = pte_prot(e);
-    return true;
-}
-
 void mmu_leaf_set(void *leaf, paddr_t pa, unsigned prot)
 {
     *(pte_t *)leaf = pa_pte(pa) | prot_bits(prot);
@@ -232,17 +222,6 @@ paddr_t mmu_unmap_page(pagetable_t root, vaddr_t va)
     paddr_t pa = pte_pa(*e);
     *e = 0;
     return pa;
-}
-
-bool mmu_lookup(pagetable_t root, vaddr_t va, paddr_t *pa, unsigned *prot, unsigned *state)
-{
-    pte_t *e = walk(root, va, 0, false);
-    if (!e || !(*e & PTE_V))
-        return false;
-    if (pa) *pa = pte_pa(*e);
-    if (prot) *prot = pte_prot(*e);
-    if (state) *state = ((*e & PTE_A) ? MMU_ACCESSED : 0) | ((*e & PTE_D) ? MMU_DIRTY : 0);
-    return true;
 }
 
 pagetable_t mmu_new_user_root(void)
