@@ -68,9 +68,17 @@ $(KERNEL): $(KERNEL_OBJS) linker.ld
 
 include user/user.mk
 
-$(INITRD): $(USER_BINS) tools/mkinitrd.py
+# Files installed in the initrd besides the programs: every file under
+# user/files/ is stored at its path below that directory, so
+# user/files/man/man1/ls.1 is /man/man1/ls.1 at run time (user/README.md).
+# Its directories are prerequisites too, so adding or removing a file
+# rebuilds the initrd.
+INITRD_TREE  := user/files
+INITRD_FILES := $(shell find $(INITRD_TREE) -name '.*' -prune -o -print 2>/dev/null)
+
+$(INITRD): $(USER_BINS) $(INITRD_FILES) tools/mkinitrd.py
 	@echo "  INITRD  $@"
-	@$(PYTHON) tools/mkinitrd.py -o $@ $(USER_BINS)
+	@$(PYTHON) tools/mkinitrd.py -o $@ $(if $(wildcard $(INITRD_TREE)),--tree $(INITRD_TREE)) $(USER_BINS)
 
 initrd: $(INITRD)
 

@@ -50,6 +50,15 @@ PROGRAMS = {
     "swapmap": ["kernel/mm/swapmap.c"],
     "clock": ["kernel/mm/clock.c", "kernel/mm/coremap.c"],
     "kstrlcpy": ["kernel/lib/kstrlcpy.c"],
+    # the formatter of user/nroff/, all but main.c (its only system calls)
+    "nroff": ["user/nroff/fmt.c", "user/nroff/request.c", "user/nroff/man.c",
+              "user/nroff/text.c", "user/nroff/line.c", "user/nroff/page.c",
+              "user/nroff/out.c"],
+}
+# Include paths a test needs beyond the kernel's. User code is built
+# against tests/host/ulib_shim/ulib.h, the C library's stand-in for ulib.
+EXTRA_CFLAGS = {
+    "nroff": ["-Itests/host/ulib_shim", "-Iuser/nroff"],
 }
 
 TOOL_TIMEOUT = 60
@@ -58,7 +67,8 @@ RUN_TIMEOUT = 120
 
 def compile_program(name, tmp_path):
     exe = tmp_path / f"test_{name}"
-    cmd = [HOST_CC, *HOST_CFLAGS, f"tests/host/test_{name}.c", *PROGRAMS[name], "-o", str(exe)]
+    cmd = [HOST_CC, *HOST_CFLAGS, *EXTRA_CFLAGS.get(name, []), f"tests/host/test_{name}.c",
+           *PROGRAMS[name], "-o", str(exe)]
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=TOOL_TIMEOUT)
     if proc.returncode != 0:
         pytest.fail(f"compiling test_{name} failed:\n{' '.join(cmd)}\n{proc.stdout}{proc.stderr}")

@@ -164,6 +164,62 @@ def test_tools_mkinitrd_readable_by_gnu_cpio(tmp_path, initrd_inputs):
     assert (dest / "script").stat().st_mode & stat.S_IXUSR
 
 
+def make_tree(root: Path, files: dict) -> Path:
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content)
+        path.chmod(0o644)
+    return root
+
+
+def test_tools_mkinitrd_tree_keeps_paths(tmp_path, initrd_inputs):
+    tree = make_tree(tmp_path / "files", {
+        "man/man1/ls.1": b".TH LS 1\n",
+        "man/man8/init.8": b".TH INIT 8\n",
+        "src/hello.c": b"int main(void) { return 0; }\n",
+        "top.txt": b"top\n",
+        ".hidden": b"skipped",
+        "man/.swap.1": b"skipped",
+        ".git/config": b"skipped",
+    })
+    out = tmp_path / "t.cpio"
+    args = ["-o", str(out), "--tree", str(tree)] + [str(p) for p in initrd_inputs]
+    assert mkinitrd.main(args) == 0
+    entries = read_newc(out.read_bytes())
+    by_name = {name: (fields, payload) for name, fields, payload in entries}
+    for rel in ("man/man1/ls.1", "man/man8/init.8", "src/hello.c", "top.txt"):
+        assert by_name[rel][1] == (tree / rel).read_bytes(), rel
+        assert by_name[rel][0]["mode"] == 0o100644
+    assert not [n for n in by_name if n.startswith(".") or "/." in n]
+    assert "sh" in by_name and "README" in by_name       # programs still at the top
+    # Files only: the kernel's flat root finds "man/man1/ls.1" by its name.
+    assert not [n for n, (f, _) in by_name.items() if f["mode"] & 0o170000 == 0o040000]
+    # read_archive, the reader other tools use, agrees with the strict one.
+    assert [(n, m, d) for n, m, d in mkinitrd.read_archive(out.read_bytes())] == \
+        [(n, f["mode"], d) for n, f, d in entries[:-1]]
+
+
+@pytest.mark.parametrize("rel, why", [
+    ("sh", "both named 'sh'"),                      # a program's name
+    ("README", "clashes"),                          # a generated file's
+    ("x/" + "n" * 130, "at most"),                  # too long for FL_PATH_MAX
+])
+def test_tools_mkinitrd_tree_rejects_bad_names(tmp_path, initrd_inputs, rel, why, capsys):
+    tree = make_tree(tmp_path / "files", {rel: b"data"})
+    out = tmp_path / "t.cpio"
+    args = ["-o", str(out), "--tree", str(tree)] + [str(p) for p in initrd_inputs]
+    assert mkinitrd.main(args) == 1
+    assert not out.exists()
+    err = capsys.readouterr().err
+    assert "mkinitrd:" in err and why in err, err
+
+
+def test_tools_mkinitrd_tree_must_be_a_directory(tmp_path, capsys):
+    assert mkinitrd.main(["-o", str(tmp_path / "t.cpio"), "--tree", str(tmp_path / "none")]) == 1
+    assert "not a directory" in capsys.readouterr().err
+
+
 # ----- the QEMU command line -------------------------------------------------
 
 def flag_value(cmd, flag):

@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Builds faultline's initrd: a cpio archive in the "newc" format.
 
-  mkinitrd.py -o build/initrd.cpio build/user/init build/user/sh ...
+  mkinitrd.py -o build/initrd.cpio [--tree DIR]... build/user/init build/user/sh ...
 
-Each input is stored under its basename (the archive has no directories).
+Each input is stored under its basename. Each --tree DIR adds every file
+below DIR under its path relative to DIR, with '/' between the parts
+(DIR/man/man1/ls.1 is stored as "man/man1/ls.1"); names starting with '.'
+are skipped. The archive holds files only, no directory entries: the
+kernel's root is flat and finds "man/man1/ls.1" by its whole name.
 Three files are added for tests and for people:
   notelf   a few lines of text: exec must refuse it as "not an ELF file"
   badelf   the first 100 bytes of the first ELF input: a valid ELF header
@@ -27,6 +31,9 @@ import tempfile
 from pathlib import Path
 
 MAGIC = b"070701"
+# A stored name must fit the kernel's path buffer (FL_PATH_MAX = 128 in
+# include/faultline/abi.h) with its NUL and a leading '/' added.
+NAME_MAX = 126
 HEADER_SIZE = 110
 TRAILER = "TRAILER!!!"
 
@@ -44,9 +51,10 @@ instead of trying to run these bytes.
 
 README_TEXT = b"""faultline initrd
 
-A cpio archive ("newc" format) that the kernel reads in place. Every file
-is at the top level, under its basename. The programs are RISC-V ELF
-executables linked at fixed user addresses. Two files exist for tests:
+A cpio archive ("newc" format) that the kernel reads in place. The
+programs are at the top level, under their basenames: RISC-V ELF
+executables linked at fixed user addresses. Other installed files keep
+their paths (man/man1/ls.1: the manual pages that man reads). Two files exist for tests:
 notelf (plain text) and badelf (an ELF header cut short at 100 bytes, so
 its program headers run past the end of the file); exec must reject both.
 """
@@ -89,12 +97,36 @@ def build_archive(entries) -> bytes:
     out = bytearray()
     names = set()
     for ino, (name, mode, data) in enumerate(entries, start=1):
-        if not name or "/" in name or name in names:
+        if not valid_name(name) or name in names:
             raise ValueError(f"bad or duplicate archive name {name!r}")
         names.add(name)
         out += newc_entry(ino, name, mode, data)
     out += newc_entry(0, TRAILER, 0, b"")
     return bytes(out)
+
+
+def valid_name(name: str) -> bool:
+    """A relative path of plain parts: no empty part (so no leading,
+    trailing or doubled '/'), no '.' or '..', no NUL, short enough."""
+    parts = name.split("/")
+    return (0 < len(name) <= NAME_MAX and "\0" not in name and
+            all(part not in ("", ".", "..") for part in parts))
+
+
+def tree_files(root):
+    """(name, path) for every file below root, name relative to it."""
+    root = Path(root)
+    if not root.is_dir():
+        raise ValueError(f"--tree {root}: not a directory")
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        for fname in sorted(filenames):
+            if fname.startswith("."):
+                continue
+            path = Path(dirpath) / fname
+            found.append((path.relative_to(root).as_posix(), path))
+    return found
 
 
 def is_elf(data: bytes) -> bool:
@@ -131,14 +163,19 @@ def synthetic_elf_header() -> bytes:
     return ident + rest + bytes(56)     # header + one (zeroed) program header
 
 
-def collect_entries(paths):
-    """(name, mode, data) for the inputs plus the generated files, by name."""
+def collect_entries(paths, trees=()):
+    """(name, mode, data) for the inputs, the trees' files and the
+    generated files, by name."""
     entries = {}
     first_elf = None
-    for path in paths:
-        path = Path(path)
+    named = [(Path(path).name, Path(path)) for path in paths]
+    for tree in trees:
+        named += tree_files(tree)
+    for name, path in named:
         data = path.read_bytes()
-        name = path.name
+        if not valid_name(name):
+            raise ValueError(f"{path}: cannot be stored as {name!r} "
+                             f"(at most {NAME_MAX} characters, no '.' or '..' parts)")
         if name in entries:
             raise ValueError(f"two inputs are both named {name!r}")
         executable = is_elf(data) or os.access(path, os.X_OK)
@@ -161,6 +198,24 @@ def collect_entries(paths):
     return [(name, mode, data) for name, (mode, data) in sorted(entries.items())]
 
 
+def read_archive(data: bytes):
+    """(name, mode, data) of every entry of an archive this module wrote,
+    in order, trailer excluded: for tools and tests that look inside."""
+    entries, pos = [], 0
+    while True:
+        if data[pos:pos + len(MAGIC)] != MAGIC:
+            raise ValueError(f"no newc header at offset {pos}")
+        fields = [int(data[pos + 6 + 8 * i: pos + 14 + 8 * i], 16) for i in range(13)]
+        mode, filesize, namesize = fields[1], fields[6], fields[11]
+        name_end = pos + HEADER_SIZE + namesize
+        name = data[pos + HEADER_SIZE:name_end - 1].decode()
+        start = align4(name_end)
+        if name == TRAILER:
+            return entries
+        entries.append((name, mode, data[start:start + filesize]))
+        pos = align4(start + filesize)
+
+
 def write_atomically(path: Path, data: bytes) -> None:
     # A half-written initrd must never look up to date to make.
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -178,10 +233,12 @@ def write_atomically(path: Path, data: bytes) -> None:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description="Build faultline's initrd (cpio newc).")
     p.add_argument("-o", "--output", required=True, help="archive to write")
+    p.add_argument("--tree", action="append", default=[], metavar="DIR",
+                   help="also store every file below DIR, under its path relative to DIR")
     p.add_argument("files", nargs="*", help="files to store, each under its basename")
     args = p.parse_args(argv)
     try:
-        archive = build_archive(collect_entries(args.files))
+        archive = build_archive(collect_entries(args.files, args.tree))
     except (OSError, ValueError) as e:
         print(f"mkinitrd: {e}", file=sys.stderr)
         return 1

@@ -1,8 +1,10 @@
 # User programs, included by the top-level Makefile.
 #
 # Every user/*.c is one program, built to $(BUILD)/user/<name> (a static ELF
-# with no extension: that is the name it gets in the initrd). user/lib/* is
-# the C library, archived into libulib.a. Objects live under
+# with no extension: that is the name it gets in the initrd). A directory
+# user/<name>/ holding a main.c is one program too, linked from every .c
+# and .S file in that directory (for programs too big for one file).
+# user/lib/* is the C library, archived into libulib.a. Objects live under
 # $(BUILD)/user/obj/ with a plain .o suffix, so the kernel's
 # $(BUILD)/%.c.o rules never match them.
 #
@@ -25,14 +27,19 @@ USER_LDFLAGS := -nostdlib -static -no-pie -T user/user.ld \
 
 USER_OBJDIR := $(BUILD)/user/obj
 
+# The objects of user sources: user/x/y.c -> $(USER_OBJDIR)/x/y.o
+user_objs = $(patsubst user/%,$(USER_OBJDIR)/%,$(addsuffix .o,$(basename $(1))))
+
 # crt0 is linked explicitly (first), not from the archive: nothing refers
 # to _start by a symbol the archive search could follow.
 USER_CRT0     := $(USER_OBJDIR)/lib/crt0.o
 USER_LIB_SRCS := $(sort $(filter-out user/lib/crt0.S,$(wildcard user/lib/*.c user/lib/*.S)))
-USER_LIB_OBJS := $(patsubst user/%,$(USER_OBJDIR)/%,$(addsuffix .o,$(basename $(USER_LIB_SRCS))))
+USER_LIB_OBJS := $(call user_objs,$(USER_LIB_SRCS))
 USER_LIB      := $(USER_OBJDIR)/libulib.a
 
-USER_PROGS := $(sort $(basename $(notdir $(wildcard user/*.c))))
+USER_FILE_PROGS := $(sort $(basename $(notdir $(wildcard user/*.c))))
+USER_DIR_PROGS  := $(sort $(patsubst user/%/main.c,%,$(wildcard user/*/main.c)))
+USER_PROGS := $(USER_FILE_PROGS) $(USER_DIR_PROGS)
 USER_BINS  := $(addprefix $(BUILD)/user/,$(USER_PROGS))
 
 user: $(USER_BINS)
@@ -53,9 +60,24 @@ $(USER_LIB): $(USER_LIB_OBJS)
 	@rm -f $@
 	@$(USER_AR) rcs $@ $^
 
-# The archive is searched again after libgcc, in case a libgcc routine
-# wants memcpy or memset.
-$(USER_BINS): $(BUILD)/user/%: $(USER_OBJDIR)/%.o $(USER_CRT0) $(USER_LIB) user/user.ld
+# Links $@ from the program's objects (the prerequisites that are not crt0,
+# the library or the linker script). The archive is searched again after
+# libgcc, in case a libgcc routine wants memcpy or memset.
+define user_link
 	@echo "  LD      $@"
-	@$(CC) $(USER_CFLAGS) $(USER_LDFLAGS) $(USER_CRT0) $< \
+	@$(CC) $(USER_CFLAGS) $(USER_LDFLAGS) $(USER_CRT0) \
+	    $(filter-out $(USER_CRT0) $(USER_LIB) user/user.ld,$^) \
 	    -Wl,--start-group $(USER_LIB) -lgcc -Wl,--end-group -o $@
+endef
+
+$(addprefix $(BUILD)/user/,$(USER_FILE_PROGS)): $(BUILD)/user/%: $(USER_OBJDIR)/%.o \
+    $(USER_CRT0) $(USER_LIB) user/user.ld
+	$(user_link)
+
+# One rule per directory program, naming its own objects.
+define user_dir_prog
+$(BUILD)/user/$(1): $(call user_objs,$(wildcard user/$(1)/*.c user/$(1)/*.S)) \
+    $(USER_CRT0) $(USER_LIB) user/user.ld
+	$$(user_link)
+endef
+$(foreach p,$(USER_DIR_PROGS),$(eval $(call user_dir_prog,$(p))))
