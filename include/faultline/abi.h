@@ -163,7 +163,15 @@ struct fl_sysinfo {
     uint32_t nharts;
     uint32_t nprocs;         /* live processes */
     uint64_t timebase_hz;
+    /* What rdcycle and rdinstret count, as the kernel found at boot:
+     * FL_COUNTERS_ICOUNT (retired instructions, QEMU -icount; each
+     * instruction is 2^icount_shift ticks) or FL_COUNTERS_HOST (the host's
+     * cycle counter: host time, not instructions). */
+    uint32_t counters;
+    uint32_t icount_shift;
 };
+#define FL_COUNTERS_HOST   0
+#define FL_COUNTERS_ICOUNT 1
 
 /*
  * In-kernel latency meters. Each event is the time between two named probe
