@@ -184,10 +184,11 @@ struct fl_sysinfo {
     X(SYSCALL_ENTRY, "syscall.entry", "trap entry -> syscall dispatch") \
     X(SYSCALL_BODY,  "syscall.body",  "syscall dispatch -> handler returned") \
     X(SYSCALL_EXIT,  "syscall.exit",  "handler returned -> trap exit (before register restore)") \
-    X(FAULT_ENTRY_TO_FRAME, "fault.entry_to_frame", "fault entry -> frame obtained") \
-    X(FAULT_ZERO,           "fault.zero_frame",     "frame obtained -> frame zeroed") \
-    X(FAULT_FRAME_TO_MAP,   "fault.frame_to_map",   "frame zeroed -> mapping installed") \
+    X(FAULT_ENTRY_TO_FRAME, "fault.entry_to_frame", "fault entry -> frame obtained, less time switched out (fault.wait)") \
+    X(FAULT_ZERO,           "fault.zero_frame",     "frame obtained -> frame zeroed (or read from its slot), less time switched out") \
+    X(FAULT_FRAME_TO_MAP,   "fault.frame_to_map",   "frame filled -> mapping installed, less time switched out") \
     X(FAULT_MAP_TO_EXIT,    "fault.map_to_exit",    "mapping installed -> fault exit") \
+    X(FAULT_WAIT,           "fault.wait",           "fault entry -> mapping installed: time switched out or in interrupts (only faults that had some); the legs above leave it out") \
     X(SIGNAL_POST_TO_IPI,          "signal.post_to_ipi",          "signal posted -> IPI sent") \
     X(SIGNAL_IPI_TO_INTERRUPT,     "signal.ipi_to_interrupt",     "IPI sent -> target interrupted") \
     X(SIGNAL_INTERRUPT_TO_HANDLER, "signal.interrupt_to_handler", "target interrupted -> handler entered") \

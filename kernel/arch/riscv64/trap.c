@@ -116,14 +116,26 @@ static bool interrupt(uint64_t code)
     }
 }
 
-/* A fault the dispatcher resolved: record its legs. */
+/* A fault the dispatcher resolved: record its legs, each as the thread's
+ * own work (its start moved later by the time it spent switched out or in
+ * interrupts within the leg), and that time, if any, as fault.wait: a
+ * fault that waits for the disk or for room must not pass its wait off as
+ * work. A fault that never waited records nothing more. */
 static void meter_fault(const struct trapframe *tf, const struct fault_probe *fp)
 {
     if (!fp->frame_at)
         return;               /* no frame was needed (another thread won) */
-    meter_record(FL_METER_FAULT_ENTRY_TO_FRAME, tf->entry_stamp, fp->frame_at);
-    meter_record(FL_METER_FAULT_ZERO, fp->frame_at, fp->zeroed_at);
-    meter_record(FL_METER_FAULT_FRAME_TO_MAP, fp->zeroed_at, fp->mapped_at);
+    uint64_t waited = fp->mapped_off - fp->entry_off;
+    uint64_t entry = tf->entry_stamp, frame = fp->frame_at, zeroed = fp->zeroed_at;
+    if (waited) {             /* rare: a fault that waited moves each leg's start */
+        entry += fp->frame_off - fp->entry_off;
+        frame += fp->zeroed_off - fp->frame_off;
+        zeroed += fp->mapped_off - fp->zeroed_off;
+        meter_record(FL_METER_FAULT_WAIT, 0, waited);
+    }
+    meter_record(FL_METER_FAULT_ENTRY_TO_FRAME, entry, fp->frame_at);
+    meter_record(FL_METER_FAULT_ZERO, frame, fp->zeroed_at);
+    meter_record(FL_METER_FAULT_FRAME_TO_MAP, zeroed, fp->mapped_at);
 }
 
 /* A fault the memory manager could not satisfy for want of memory or swap
@@ -187,7 +199,11 @@ struct trapframe *user_trap(struct trapframe *tf)
         meter_record(FL_METER_SYSCALL_EXIT, done, meter_now());
         return tf;
     } else {
-        struct fault_probe fp = { 0 };
+        /* Only the fields read before being set need a value. */
+        struct fault_probe fp;
+        fp.offcpu = &t->offcpu_cycles;
+        fp.entry_off = t->offcpu_cycles;
+        fp.frame_at = fp.mapped_at = 0;
         user_exception(tf, cause, csr_read(stval), &fp);
         user_return_prepare(t);
         if (fp.mapped_at)
