@@ -15,9 +15,14 @@
 #define METER_CALIBRATION_ROUNDS 64
 
 bool meters_enabled = true;
-/* One extra slot per hart, beyond the events, for calibration. */
+/* One extra slot per hart, beyond the events, for calibration. A hart's
+ * row is padded to METER_ROW records, a sum of two powers of two, so that
+ * finding a record stays two shifts and an add whatever the number of
+ * events: a row of 21 would cost every record one more instruction. */
 #define METER_SCRATCH ((enum fl_meter_event)FL_METER_COUNT)
-static struct fl_meter meters[MAX_HARTS][FL_METER_COUNT + 1];
+#define METER_ROW 24
+_Static_assert(FL_METER_COUNT + 1 <= METER_ROW, "meters: raise METER_ROW (16 + 16 = 32 next)");
+static struct fl_meter meters[MAX_HARTS][METER_ROW];
 
 /* floor(log2(b)) of every byte value (0 for 0 and 1), filled in by
  * meters_init(). */

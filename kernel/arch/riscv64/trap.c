@@ -116,26 +116,36 @@ static bool interrupt(uint64_t code)
     }
 }
 
-/* A fault the dispatcher resolved: record its legs, each as the thread's
- * own work (its start moved later by the time it spent switched out or in
- * interrupts within the leg), and that time, if any, as fault.wait: a
- * fault that waits for the disk or for room must not pass its wait off as
- * work. A fault that never waited records nothing more. */
+/* A fault that spent time switched out or in interrupts: each leg's start
+ * moves later by the time it lost, and that time is fault.wait. Out of
+ * line, so that the common fault (and every system call sharing
+ * user_trap's frame) does not pay for its registers. */
+static __attribute__((noinline, cold)) void meter_fault_waited(const struct trapframe *tf,
+                                                                const struct fault_probe *fp)
+{
+    meter_record(FL_METER_FAULT_ENTRY_TO_FRAME, tf->entry_stamp + (fp->frame_off - fp->entry_off),
+                 fp->frame_at);
+    meter_record(FL_METER_FAULT_ZERO, fp->frame_at + (fp->zeroed_off - fp->frame_off),
+                 fp->zeroed_at);
+    meter_record(FL_METER_FAULT_FRAME_TO_MAP, fp->zeroed_at + (fp->mapped_off - fp->zeroed_off),
+                 fp->mapped_at);
+    meter_record(FL_METER_FAULT_WAIT, 0, fp->mapped_off - fp->entry_off);
+}
+
+/* A fault the dispatcher resolved: record its legs as the thread's own
+ * work. A fault that waited for the disk or for room must not pass its
+ * wait off as work: meter_fault_waited splits it out. */
 static void meter_fault(const struct trapframe *tf, const struct fault_probe *fp)
 {
     if (!fp->frame_at)
         return;               /* no frame was needed (another thread won) */
-    uint64_t waited = fp->mapped_off - fp->entry_off;
-    uint64_t entry = tf->entry_stamp, frame = fp->frame_at, zeroed = fp->zeroed_at;
-    if (waited) {             /* rare: a fault that waited moves each leg's start */
-        entry += fp->frame_off - fp->entry_off;
-        frame += fp->zeroed_off - fp->frame_off;
-        zeroed += fp->mapped_off - fp->zeroed_off;
-        meter_record(FL_METER_FAULT_WAIT, 0, waited);
+    if (fp->mapped_off != fp->entry_off) {
+        meter_fault_waited(tf, fp);
+        return;
     }
-    meter_record(FL_METER_FAULT_ENTRY_TO_FRAME, entry, fp->frame_at);
-    meter_record(FL_METER_FAULT_ZERO, frame, fp->zeroed_at);
-    meter_record(FL_METER_FAULT_FRAME_TO_MAP, zeroed, fp->mapped_at);
+    meter_record(FL_METER_FAULT_ENTRY_TO_FRAME, tf->entry_stamp, fp->frame_at);
+    meter_record(FL_METER_FAULT_ZERO, fp->frame_at, fp->zeroed_at);
+    meter_record(FL_METER_FAULT_FRAME_TO_MAP, fp->zeroed_at, fp->mapped_at);
 }
 
 /* A fault the memory manager could not satisfy for want of memory or swap
