@@ -106,17 +106,13 @@ void aspace_shootdown(struct aspace *as);
 int  commit_pages(uint64_t n);          /* 0 or -ENOMEM */
 void uncommit_pages(uint64_t n);
 
-/* Probe points of a fault, in cycles (meters); 0 = not reached. Beside
- * each, the faulting thread's switched-out cycles at that point (*offcpu),
- * so each leg can be metered as the thread's own work and the time it
- * waited apart (trap.c, meter_fault). */
+/* Probe points of a fault, in cycles (meters); 0 = not reached. */
 struct fault_probe {
-    const uint64_t *offcpu; /* the faulting thread's offcpu_cycles */
-    uint64_t entry_off;     /* *offcpu at fault entry */
-    uint64_t frame_at;      /* a frame was obtained */
-    uint64_t zeroed_at;     /* it was filled (zeroed, or read from its slot) */
-    uint64_t mapped_at;     /* the mapping was installed */
-    uint64_t frame_off, zeroed_off, mapped_off;
+    uint64_t frame_at;     /* a frame was obtained */
+    uint64_t zeroed_at;    /* it was filled (zeroed, or read from its slot) */
+    uint64_t mapped_at;    /* the mapping was installed */
+    uint64_t off_at_entry; /* the thread's offcpu_cycles at fault entry: had
+                              it grown, the fault left the hart (trap.c) */
 };
 
 /* The fault dispatcher: 0 if the page is now present, -EFAULT if the

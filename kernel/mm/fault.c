@@ -38,10 +38,8 @@ static void fill_from_origin(const struct region *r, vaddr_t page, paddr_t pa,
 {
     uint8_t *dst = (uint8_t *)PA_TO_KVA(pa);
     zero_page(dst);
-    if (probe) {
+    if (probe)
         probe->zeroed_at = meter_now();
-        probe->zeroed_off = *probe->offcpu;
-    }
     if (r->kind != REGION_IMAGE)
         return;
     vaddr_t from = MAX(page, r->src_va), to = MIN(page + PAGE_SIZE, r->src_va + r->src_len);
@@ -71,10 +69,8 @@ static int bring_in(struct aspace *as, struct region *r, vaddr_t page, void *lea
             return 0;
         }
     }
-    if (probe) {
+    if (probe)
         probe->frame_at = meter_now();
-        probe->frame_off = *probe->offcpu;
-    }
     bool dirty = false;
     if (li->state == LEAF_SWAPPED) {
         uint32_t slot = (uint32_t)li->slot;
@@ -82,10 +78,8 @@ static int bring_in(struct aspace *as, struct region *r, vaddr_t page, void *lea
             frame_free(pa);
             return -EIO;
         }
-        if (probe) {
+        if (probe)
             probe->zeroed_at = meter_now();
-            probe->zeroed_off = *probe->offcpu;
-        }
         swap_free(slot, 1);
         as->swapped--;
         /* The only copy is now the frame. */
@@ -99,10 +93,8 @@ static int bring_in(struct aspace *as, struct region *r, vaddr_t page, void *lea
         frame_set_dirty(pa, true);
     mmu_leaf_set_tracked(leaf, pa, r->prot | PROT_U, false);
     as->resident++;
-    if (probe) {
+    if (probe)
         probe->mapped_at = meter_now();
-        probe->mapped_off = *probe->offcpu;
-    }
     if (pagein && li->state == LEAF_SWAPPED)
         meter_record_split(FL_METER_PAGEIN, FL_METER_PAGE_WAIT, start, off);
     if (li->state == LEAF_EMPTY && (r->kind == REGION_HEAP || r->kind == REGION_ANON)) {

@@ -116,31 +116,30 @@ static bool interrupt(uint64_t code)
     }
 }
 
-/* A fault that spent time switched out or in interrupts: each leg's start
- * moves later by the time it lost, and that time is fault.wait. Out of
- * line, so that the common fault (and every system call sharing
- * user_trap's frame) does not pay for its registers. */
+/* A fault that spent time switched out (waiting for the disk or for
+ * room) or in interrupts: where in it that time fell is not known, so its
+ * legs are not recorded; its own work from entry to now (the fault
+ * resolved, interrupts off) less that time is fault.waited_work, and the
+ * time is fault.wait. Out of line, so that the common fault (and every
+ * system call sharing user_trap's frame) does not pay for its registers. */
 static __attribute__((noinline, cold)) void meter_fault_waited(const struct trapframe *tf,
-                                                                const struct fault_probe *fp)
+                                                                uint64_t waited)
 {
-    meter_record(FL_METER_FAULT_ENTRY_TO_FRAME, tf->entry_stamp + (fp->frame_off - fp->entry_off),
-                 fp->frame_at);
-    meter_record(FL_METER_FAULT_ZERO, fp->frame_at + (fp->zeroed_off - fp->frame_off),
-                 fp->zeroed_at);
-    meter_record(FL_METER_FAULT_FRAME_TO_MAP, fp->zeroed_at + (fp->mapped_off - fp->zeroed_off),
-                 fp->mapped_at);
-    meter_record(FL_METER_FAULT_WAIT, 0, fp->mapped_off - fp->entry_off);
+    meter_record(FL_METER_FAULT_WAITED_WORK, tf->entry_stamp + waited, meter_now());
+    meter_record(FL_METER_FAULT_WAIT, 0, waited);
 }
 
-/* A fault the dispatcher resolved: record its legs as the thread's own
- * work. A fault that waited for the disk or for room must not pass its
- * wait off as work: meter_fault_waited splits it out. */
+/* A fault the dispatcher resolved: record its legs, which are the
+ * thread's own work only if it never left the hart. A fault that waited
+ * must not pass its wait off as work. */
 static void meter_fault(const struct trapframe *tf, const struct fault_probe *fp)
 {
     if (!fp->frame_at)
         return;               /* no frame was needed (another thread won) */
-    if (fp->mapped_off != fp->entry_off) {
-        meter_fault_waited(tf, fp);
+    const struct thread *t = container_of(tf, struct thread, tf);
+    uint64_t waited = t->offcpu_cycles - fp->off_at_entry;
+    if (waited) {
+        meter_fault_waited(tf, waited);
         return;
     }
     meter_record(FL_METER_FAULT_ENTRY_TO_FRAME, tf->entry_stamp, fp->frame_at);
@@ -166,6 +165,7 @@ static void user_exception(struct trapframe *tf, uint64_t code, uint64_t stval,
 {
     enum access a;
     if (page_fault_access(code, &a)) {
+        fp->off_at_entry = container_of(tf, struct thread, tf)->offcpu_cycles;
         arch_intr_on();
         int rc = vm_fault(current_proc()->as, stval, a, fp);
         arch_intr_off();
@@ -209,11 +209,7 @@ struct trapframe *user_trap(struct trapframe *tf)
         meter_record(FL_METER_SYSCALL_EXIT, done, meter_now());
         return tf;
     } else {
-        /* Only the fields read before being set need a value. */
-        struct fault_probe fp;
-        fp.offcpu = &t->offcpu_cycles;
-        fp.entry_off = t->offcpu_cycles;
-        fp.frame_at = fp.mapped_at = 0;
+        struct fault_probe fp = { 0 };
         user_exception(tf, cause, csr_read(stval), &fp);
         user_return_prepare(t);
         if (fp.mapped_at)
