@@ -149,16 +149,22 @@ long sys_meter_read(uint64_t hart, uint64_t ubuf, uint64_t max)
     return (long)n;
 }
 
-uint64_t meter_offcpu(void)
+uint64_t meter_split_start(uint64_t *offcpu_at_start)
 {
-    return current_thread()->offcpu_cycles;
+    uint64_t irq = arch_intr_save();
+    uint64_t now = meter_now();
+    *offcpu_at_start = current_thread()->offcpu_cycles;
+    arch_intr_restore(irq);
+    return now;
 }
 
 void meter_record_split(enum fl_meter_event run, enum fl_meter_event wait,
                         uint64_t start, uint64_t offcpu_at_start)
 {
+    uint64_t irq = arch_intr_save();
     uint64_t end = meter_now();
     uint64_t off = current_thread()->offcpu_cycles - offcpu_at_start;
+    arch_intr_restore(irq);
     meter_record(run, start, end - off);
     meter_record(wait, 0, off);
 }
