@@ -2,32 +2,46 @@
 """Runs faultline's microbenchmarks and turns their output into reports.
 
   report.py [--kernel build/kernel.elf] [--initrd build/initrd.cpio]
-            [--cpus 2] [--mem 128M] [--out-dir build/bench] [--input LOG]
+            [--cpus 2] [--mem 128M] [--out-dir build/bench]
+            [--run NAME]... [--bench NAME]... [--docs-md docs/measurement.md]
+  report.py --input LOG [--input LOG]... [--out-dir DIR]
 
-Boots the kernel under `-icount shift=0` (so every count is a deterministic
-number of instructions), waits for the shell and for every secondary hart,
-runs `lat`, collects its FL-JSON lines up to {"lat": "done"}, halts, and
-writes into --out-dir:
+Each benchmark runs in the configuration it needs, one boot per
+configuration (RUNS below): the main run (default memory manager, a 64M
+disk so that pagein has a swap device, --cpus harts for signal_cross),
+an mm=swap run for swapin, and a meters=off run of the paths whose cost
+with and without the meters docs/measurement.md quotes. Every boot is under
+`-icount shift=0,sleep=off`; the kernel says at boot what its counters
+count and `lat` labels its units from that. The tool waits for the shell
+and every secondary hart, runs `lat NAME...`, collects its FL-JSON lines up
+to {"lat": "done"}, halts, and writes into --out-dir:
 
-  results.json   every FL-JSON object, grouped, plus run metadata
-  results.md     benchmark table and the comparison with the Cache Kernel
+  results.json   every FL-JSON object, grouped, with run metadata
+  results.md     status (missing and failed benchmarks first), benchmark
+                 table, and the comparison with the Cache Kernel
   meters.md      the in-kernel meter events
-  hist-<bench>.png, meters.png   log2 histograms
-  console.log    the raw console (when booting)
+  paths.png      per-path medians with their breakdowns
+  hist-<bench>.png  histograms, only of results that have a spread
+  console-<run>.log the raw console of each boot
 
---input LOG parses an existing console log instead of booting. A benchmark
-that `lat` did not print is reported as missing, never filled in.
-docs/measurement.md describes the method.
+--input LOG parses saved console logs instead of booting (a log named
+console-<run>.log is taken as that run). A benchmark that `lat` did not
+print is reported as missing and one it could not run as failed, never
+filled in; either makes the exit status 1. --docs-md rewrites the
+generated blocks of that doc (<!-- begin:bench-... -->). docs/measurement.md
+describes the method.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import datetime
 import json
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -35,12 +49,13 @@ TOOLS = Path(__file__).resolve().parent
 ROOT = TOOLS.parent
 sys.path.insert(0, str(TOOLS))
 
+import docblocks  # noqa: E402
 import faultline_qemu as fq  # noqa: E402
 
 # ----- what lat prints --------------------------------------------------------
 
-# Every benchmark `lat` is expected to run, in report order, with what it
-# measures (from where to where). A name missing from the log is "missing".
+# Every benchmark, in report order, with what it measures (from where to
+# where). `lat` prints sigreturn along with signal_self.
 BENCHES = (
     ("getpid", "trap round trip: ecall, trap entry, getpid, trap exit, sret"),
     ("nop", "null system call through the full trap path"),
@@ -49,8 +64,44 @@ BENCHES = (
     ("signal_cross", "signal to a thread on another hart, to its return"),
     ("fault_zero", "demand-zero first touch: fault to resumed instruction"),
     ("segv_catch", "SIGSEGV caught by a user handler, and its return"),
+    ("minor_fault", "hidden resident page remapped on touch"),
+    ("pagein", "page read back from the swap device on touch"),
+    ("swapin", "mm=swap: whole process written out and read back"),
 )
 BENCH_NAMES = tuple(name for name, _ in BENCHES)
+# Results `lat` prints for one name on its command line.
+LAT_PRINTS = {"signal_self": ("signal_self", "sigreturn")}
+
+
+@dataclasses.dataclass(frozen=True)
+class Run:
+    """One boot: its kernel arguments, harts (None: --cpus), disk, and the
+    benchmarks `lat` runs in it. Results of a primary run are the report's
+    benchmarks; the others are kept under their run's name."""
+    name: str
+    title: str
+    lat: tuple
+    append: str = ""
+    cpus: Optional[int] = None
+    disk_size: Optional[str] = "64M"
+    primary: bool = True
+
+    def expected(self, only: Optional[Iterable[str]] = None) -> list:
+        names = [n for lat in self.lat for n in LAT_PRINTS.get(lat, (lat,))]
+        return [n for n in names if only is None or n in only]
+
+
+RUNS = (
+    Run("main", "default memory manager (mm=paging), a 64M disk",
+        ("getpid", "nop", "signal_self", "signal_cross", "fault_zero", "segv_catch",
+         "minor_fault", "pagein")),
+    Run("swap", "mm=swap, a 64M disk, one hart", ("swapin",), append="mm=swap", cpus=1),
+    Run("nometers", "meters=off, no disk: the same paths without the kernel meters",
+        ("getpid", "nop", "signal_self", "signal_cross", "fault_zero", "segv_catch"),
+        append="meters=off", disk_size=None, primary=False),
+)
+RUNS_BY_NAME = {r.name: r for r in RUNS}
+assert sorted(n for r in RUNS if r.primary for n in r.expected()) == sorted(BENCH_NAMES)
 
 STATS = ("min", "median", "mean", "p90", "max")
 # Statistic used for every comparison: robust against the odd sample that
@@ -60,7 +111,12 @@ FALLBACK = "mean"
 
 DONE_KEY = "lat"
 DONE_VALUE = "done"
+START_VALUE = "start"
+FAILED_KEY = "failed"
 METERS_KEY = "meters"
+# What `lat` says its counters count ({"lat": "start", "counters": ..}).
+COUNTERS_ICOUNT = "icount"
+COUNTERS_HOST = "host"
 
 # ----- the Cache Kernel's figures (Cheriton & Duda, OSDI 1994, section 5) ----
 # Microseconds on a 25 MHz Motorola 68040 (ParaDiGM).
@@ -93,6 +149,7 @@ HALT_TIMEOUT = 60.0
 
 HART_ONLINE = re.compile(r"faultline: hart (\d+) online")
 HARTS_BANNER = re.compile(r"faultline: harts: (\d+)")
+COUNTERS_LINE = re.compile(r"faultline: counters: (instructions|host-timed)")
 VERSION_BANNER = re.compile(r"^faultline (\S+) \(riscv64\) booting", re.MULTILINE)
 
 
@@ -102,25 +159,30 @@ def say(msg: str) -> None:
 
 # ----- parsing ----------------------------------------------------------------
 
-def parse_console(text: str) -> dict:
-    """Groups the FL-JSON objects of a console log.
+def parse_console(text: str, expected: Optional[Iterable[str]] = None, run: str = "") -> dict:
+    """Groups the FL-JSON objects of one console log (one boot).
 
-    Returns {"benches": {name: obj}, "meters": [meter, ...],
-    "meters_by_bench": {name: [meter, ...]}, "done": bool,
-    "other": [obj, ...], "errors": [str, ...]}.
+    Returns {"benches": {name: obj}, "failed": {name: reason},
+    "expected": [name, ...], "meters": [meter, ...],
+    "meters_by_bench": {name: [meter, ...]}, "done": bool, "start": obj|None,
+    "counters": "icount"|"host"|None, "other": [obj, ...], "errors": [str, ...]}.
+    expected: the benchmarks this boot was to print (default: all).
 
     `lat` prints the kernel meters after each benchmark, reset before it,
     as {"meters": [...], "bench": NAME}; a meters object without "bench"
     (one taken over the whole run) is filed under "". In the flat "meters"
     list every meter carries the name of its benchmark under "bench".
+    A benchmark `lat` could not run is {"bench": NAME, "failed": REASON}.
 
     A line whose JSON does not parse is recorded in "errors" instead of
     aborting the whole report: a run of several minutes should not be lost
     to one garbled line. A benchmark printed twice keeps its last result.
     """
-    benches, meters_by_bench, other, errors = {}, {}, [], []
-    done = False
-    for number, line in enumerate(text.replace("\r", "").splitlines(), 1):
+    benches, failed, meters_by_bench, other, errors = {}, {}, {}, [], []
+    done, start = False, None
+    # A job's output may follow the shell prompt on the same line.
+    text = re.sub(r"(?m)^.*?(" + re.escape(fq.JSON_TAG) + r"\{)", r"\1", text.replace("\r", ""))
+    for number, line in enumerate(text.splitlines(), 1):
         if not line.startswith(fq.JSON_TAG):
             continue
         try:
@@ -132,22 +194,70 @@ def parse_console(text: str) -> dict:
             errors.append(f"line {number}: not a JSON object")
         elif obj.get(DONE_KEY) == DONE_VALUE:
             done = True
+        elif obj.get(DONE_KEY) == START_VALUE:
+            start = obj
         # Meters first: a meters object also names its benchmark.
         elif isinstance(obj.get(METERS_KEY), list):
             owner = str(obj.get("bench", ""))
             meters_by_bench[owner] = [dict(m, bench=owner) for m in obj[METERS_KEY]
                                       if isinstance(m, dict)]
+        elif "bench" in obj and FAILED_KEY in obj:
+            failed[str(obj["bench"])] = str(obj[FAILED_KEY])
         elif "bench" in obj:
-            benches[str(obj["bench"])] = obj
+            benches[str(obj["bench"])] = dict(obj, run=run) if run else obj
         else:
             other.append(obj)
     meters = [m for group in meters_by_bench.values() for m in group]
-    return {"benches": benches, "meters": meters, "meters_by_bench": meters_by_bench,
-            "done": done, "other": other, "errors": errors}
+    counters = start.get("counters") if start else None
+    return {"benches": benches, "failed": failed,
+            "expected": list(BENCH_NAMES if expected is None else expected),
+            "meters": meters, "meters_by_bench": meters_by_bench, "done": done,
+            "start": start, "counters": counters, "other": other, "errors": errors}
+
+
+def combine(runs: dict) -> dict:
+    """Merges the parsed logs of several boots, {run name: parsed}, into one
+    report: the benchmarks, meters and failures of primary runs at the top
+    level (as parse_console gives them), each run kept under "runs"."""
+    out = {"benches": {}, "failed": {}, "expected": [], "meters": [], "meters_by_bench": {},
+           "done": True, "other": [], "errors": [], "runs": {}}
+    for name, parsed in runs.items():
+        out["runs"][name] = parsed
+        out["done"] &= parsed["done"]
+        out["errors"] += [f"{name}: {e}" for e in parsed["errors"]]
+        out["other"] += parsed["other"]
+        spec = RUNS_BY_NAME.get(name)
+        if spec is not None and not spec.primary:
+            continue
+        out["expected"] += [n for n in parsed["expected"] if n not in out["expected"]]
+        out["benches"].update(parsed["benches"])
+        out["failed"].update(parsed["failed"])
+        out["meters"] += parsed["meters"]
+        out["meters_by_bench"].update(parsed["meters_by_bench"])
+    kinds = {p["counters"] for p in runs.values()}
+    out["counters"] = kinds.pop() if len(kinds) == 1 else None
+    return out
+
+
+def problems(parsed: dict) -> dict:
+    """What went wrong, by kind, each a list of "name" or "name (run)":
+    missing (expected, not printed, no failure record), failed (lat could
+    not run it, with the reason), unfinished (runs without the done line)."""
+    runs = parsed.get("runs") or {"": parsed}
+    missing, failed, unfinished = [], [], []
+    for run, p in runs.items():
+        spec = RUNS_BY_NAME.get(run)
+        tag = "" if spec is None or spec.primary else f" ({run})"
+        missing += [n + tag for n in p["expected"]
+                    if n not in p["benches"] and n not in p["failed"]]
+        failed += [f"{n}{tag}: {why}" for n, why in p["failed"].items()]
+        if not p["done"]:
+            unfinished.append(run or "lat")
+    return {"missing": missing, "failed": failed, "unfinished": unfinished}
 
 
 def missing_benches(parsed: dict) -> list:
-    return [name for name in BENCH_NAMES if name not in parsed["benches"]]
+    return problems(parsed)["missing"]
 
 
 def stat(obj: Optional[dict], key: str = CENTRAL) -> Optional[float]:
@@ -276,6 +386,7 @@ def comparison(parsed: dict) -> dict:
 # ----- Markdown ---------------------------------------------------------------
 
 MISSING = "missing"
+FAILED = "failed"
 NO_DATA = "n/a"
 NULL_PART = "not measured"
 # Decimal places for non-integer statistics (means) and for ratios.
@@ -303,57 +414,141 @@ def _table(header: list, rows: list) -> str:
     return "\n".join(lines) + "\n"
 
 
+def unit_note(counters: Optional[str]) -> str:
+    if counters == COUNTERS_ICOUNT:
+        return ("The kernel found its counters counting instructions (QEMU `-icount "
+                "shift=0`): `instructions` are retired instructions, and `cycles` (the "
+                "kernel meters, `signal_cross`) are the same ticks of the one virtual "
+                "clock the harts share, which also jumps over idle time.")
+    if counters == COUNTERS_HOST:
+        return ("**Host-timed:** the kernel found its counters following the host's "
+                "clock (no icount), so every number is `host-cycles`: host time, "
+                "which moves with host load. Compare them with nothing but each other.")
+    return "The log does not say what the counters counted (no `lat` start line)."
+
+
+def status_markdown(parsed: dict) -> str:
+    found = problems(parsed)
+    out = []
+    if found["missing"]:
+        out.append("**Missing** (expected, but `lat` printed nothing for them): "
+                   + ", ".join(f"`{m}`" for m in found["missing"]) + ".\n")
+    if found["failed"]:
+        out.append("**Failed** (`lat` could not run them):\n\n"
+                   + "".join(f"- `{f.split(':', 1)[0]}`:{f.split(':', 1)[1]}\n"
+                             for f in found["failed"]))
+    if found["unfinished"]:
+        out.append("**Unfinished:** no `{\"lat\": \"done\"}` line in "
+                   + ", ".join(f"`{u}`" for u in found["unfinished"])
+                   + ": `lat` did not finish there.\n")
+    if not out:
+        out.append(f"All {len(parsed['expected'])} expected benchmarks ran.\n")
+    return "\n".join(out)
+
+
 def bench_rows(parsed: dict) -> list:
-    """One row per benchmark and per part; missing benchmarks say so."""
+    """One row per benchmark and per part; missing and failed benchmarks
+    say so."""
     rows = []
-    names = list(BENCH_NAMES) + sorted(set(parsed["benches"]) - set(BENCH_NAMES))
+    order = [n for n in BENCH_NAMES if n in parsed["expected"] or n in parsed["benches"]]
+    names = order + sorted(set(parsed["benches"]) - set(order))
     for name in names:
         obj = parsed["benches"].get(name)
         if obj is None:
-            rows.append([name, MISSING, "", ""] + [MISSING] * len(STATS))
+            state = FAILED if name in parsed["failed"] else MISSING
+            rows.append([name, "", state, "", ""] + [state] * len(STATS))
             continue
         unit = obj.get("unit", "?")
-        rows.append([name, unit, fmt(obj.get("n")), fmt(obj.get("overhead"))]
-                    + [fmt(stat(obj, k)) for k in STATS])
+        run = obj.get("run", "")
+        rows.append([name, run, unit, fmt(obj.get("n", obj.get("rounds"))),
+                     fmt(obj.get("overhead"))] + [fmt(stat(obj, k)) for k in STATS])
         parts = obj.get("parts")
         if isinstance(parts, dict):
             for pname, pobj in parts.items():
                 if not isinstance(pobj, dict):
                     # lat prints null for a part it could not measure.
-                    rows.append([f"{name}.{pname}", NULL_PART, "", ""] + [NO_DATA] * len(STATS))
+                    rows.append([f"{name}.{pname}", run, NULL_PART, "", ""]
+                                + [NO_DATA] * len(STATS))
                     continue
-                rows.append([f"{name}.{pname}", pobj.get("unit", unit),
+                rows.append([f"{name}.{pname}", run, pobj.get("unit", unit),
                              fmt(pobj.get("n", obj.get("n"))), fmt(pobj.get("overhead"))]
                             + [fmt(stat(pobj, k)) for k in STATS])
     return rows
 
 
-def results_markdown(parsed: dict, meta: dict) -> str:
+def config_rows(parsed: dict) -> list:
+    rows = []
+    for name, p in (parsed.get("runs") or {}).items():
+        cfg = p.get("config") or {}
+        start = p.get("start") or {}
+        rows.append([name, f"`{cfg.get('append') or '(none)'}`",
+                     fmt(start.get("harts", cfg.get("cpus"))),
+                     cfg.get("disk") or "none", p.get("counters") or "unknown",
+                     ", ".join(p["expected"])])
+    return rows
+
+
+def spread_markdown(parsed: dict, plots: list) -> str:
+    """Which results have a distribution worth a histogram, and which put
+    every sample in one log2 bucket (said here instead of a one-bar plot)."""
+    drawn = {Path(p).name for p in plots}
+    lines = []
+    for name, obj in parsed["benches"].items():
+        buckets = [b for b in obj.get("hist") or [] if len(b) == 3 and b[2]]
+        if not buckets:
+            continue
+        if len(buckets) == 1:
+            lo, hi, count = buckets[0]
+            lines.append(f"- `{name}`: all {count} samples in one log2 bucket, {lo}..{hi}")
+        elif hist_filename(name) not in drawn and "min" in obj and "max" in obj:
+            top = max(buckets, key=lambda b: b[2])
+            total = sum(b[2] for b in buckets)
+            lines.append(f"- `{name}`: {top[2]} of {total} samples in {top[0]}..{top[1]}, "
+                         f"{total - top[2]} outside it (min {fmt(obj['min'])}, max "
+                         f"{fmt(obj['max'])}): outliers, not a distribution")
+        elif hist_filename(name) in drawn:
+            lines.append(f"- `{name}`: spread over {len(buckets)} log2 buckets, "
+                         f"see `{hist_filename(name)}`")
+        else:
+            lines.append(f"- `{name}`: spread over {len(buckets)} log2 buckets")
+    return "\n".join(lines) + "\n" if lines else "No histograms in the log.\n"
+
+
+def results_markdown(parsed: dict, meta: dict, plots: Iterable = ()) -> str:
     cmp = comparison(parsed)
-    missing = missing_benches(parsed)
+    counters = parsed.get("counters")
     out = ["# faultline benchmark results\n",
            f"Run: {meta.get('date', '?')}, commit {meta.get('git_commit') or 'unknown'}, "
-           f"QEMU {meta.get('qemu_version') or 'unknown'}, {meta.get('cpus', '?')} harts, "
-           f"icount {ICOUNT_TEXT.get(meta.get('icount'), 'unknown')}.\n"]
-    if not parsed["done"]:
-        out.append("**Warning:** the log has no `{\"lat\": \"done\"}` line: `lat` did not "
-                   "finish, so some results may be absent.\n")
-    if missing:
-        out.append("Missing (not printed by `lat`): " + ", ".join(f"`{m}`" for m in missing)
-                   + ".\n")
+           f"QEMU {meta.get('qemu_version') or 'unknown'}, "
+           f"icount {ICOUNT_TEXT.get(meta.get('icount'), 'unknown')}.\n",
+           "## Status\n", status_markdown(parsed)]
+    if parsed.get("runs"):
+        out.append("## Configurations\n")
+        out.append("One boot per configuration; each benchmark runs in the one it needs.\n")
+        out.append(_table(["run", "boot arguments", "harts", "disk", "counters", "benchmarks"],
+                          config_rows(parsed)))
     out.append("## Benchmarks\n")
-    out.append("`overhead` is the cost of the counter reads around one sample, which "
-               "`lat` has already subtracted from every statistic; under icount every "
-               "unit is one instruction (one virtual nanosecond).\n")
-    out.append(_table(["benchmark", "unit", "n", "overhead"] + list(STATS),
+    out.append(unit_note(counters) + " `overhead` is the cost of the counter reads around "
+               "one sample, which `lat` has already subtracted from every statistic. Parts "
+               "taken from kernel meters have no median or p90 (a meter keeps no samples). "
+               "`swapin` is per round, from the kernel's meters alone.\n")
+    out.append(_table(["benchmark", "run", "unit", "n", "overhead"] + list(STATS),
                       bench_rows(parsed)))
+    off = (parsed.get("runs") or {}).get("nometers")
+    if off and off["benches"]:
+        out.append("\nThe same paths with `meters=off` (run `nometers`):\n")
+        out.append(_table(["benchmark", "run", "unit", "n", "overhead"] + list(STATS),
+                          bench_rows(dict(off, expected=[n for n in off["expected"]]))))
+    out.append("\n## Spread\n")
+    out.append(spread_markdown(parsed, list(plots)))
     out.append("\n## Comparison with the Cache Kernel\n")
-    out.append(f"faultline's numbers are instruction counts under `-icount shift=0` "
-               f"({CENTRAL}s); the Cache Kernel's are microseconds on a {PAPER_MACHINE}. "
+    unit = {COUNTERS_ICOUNT: "instructions", COUNTERS_HOST: "host-cycles"}.get(counters, "?")
+    out.append(f"faultline's numbers are {unit} ({CENTRAL}s); the Cache Kernel's are "
+               f"microseconds on a {PAPER_MACHINE}. "
                "The units do not convert, so the comparison is of shapes: how the "
                "operations relate to a trap, and how each splits into its parts.\n")
     out.append(_table(["operation", f"Cache Kernel (us, {PAPER_MACHINE})",
-                       "faultline source", "faultline (instructions)"],
+                       "faultline source", f"faultline ({unit})"],
                       [[r["operation"], r["paper_us"], r["faultline_source"],
                         fmt(r["faultline"])] for r in cmp["rows"]]))
     out.append("\n")
@@ -369,6 +564,83 @@ def results_markdown(parsed: dict, meta: dict) -> str:
     return "\n".join(out)
 
 
+# ----- the summary quoted in docs/measurement.md ---------------------------------
+
+# (label, benchmark, part or None, statistic, repeats under icount?)
+SUMMARY_ROWS = (
+    ("getpid round trip (light path in the vector)", "getpid", None, "median", "yes"),
+    ("null system call, full trap path", "nop", None, "median", "yes"),
+    ("signal to self, catch and return", "signal_self", None, "median", "yes"),
+    ("sigreturn alone (handler end -> resumed)", "sigreturn", None, "median", "yes"),
+    ("SIGSEGV catch and return", "segv_catch", None, "median", "yes"),
+    ("signal to a thread on another hart", "signal_cross", None, "median", "within ~10%"),
+    ("... delivery (post -> handler on the other hart)", "signal_cross", "delivery", "median",
+     "within ~10%"),
+    ("... return (handler -> interrupted loop)", "signal_cross", "return", "median", "yes"),
+    ("demand-zero first touch", "fault_zero", None, "median", "yes"),
+    ("... trap entry -> frame in hand", "fault_zero", "entry_to_frame", "mean", "yes"),
+    ("... zeroing the frame", "fault_zero", "zeroing", "mean", "yes"),
+    ("... frame -> mapping installed", "fault_zero", "frame_to_map", "mean", "yes"),
+    ("... mapping -> fault exit (with the meter records)", "fault_zero", "map_to_exit", "mean",
+     "yes"),
+    ("minor fault (hidden page remapped), user-timed", "minor_fault", None, "median", "yes"),
+    ("... the remap itself", "minor_fault", "remap", "mean", "yes"),
+    ("page-in: the kernel's own work", "pagein", "pagein", "min",
+     "two paths: slept for the disk or not"),
+    ("... time switched out waiting for the disk", "pagein", "device_wait", "mean",
+     "no: the disk answers in host time"),
+    ("whole-process swap-out (64 heap pages + image), own work", "swapin", "swapout", "mean",
+     "nearly"),
+    ("... swapped back in, own work", "swapin", "swapin", "mean", "nearly"),
+    ("... time switched out (disk, TLB shootdown)", "swapin", "device_wait", "mean",
+     "no: the disk answers in host time"),
+)
+
+
+def summary_value(benches: dict, bench: str, part_name: Optional[str], statistic: str):
+    obj = benches.get(bench)
+    if obj is None:
+        return None, None
+    if part_name:
+        parts = obj.get("parts") or {}
+        obj = parts.get(part_name)
+        if not isinstance(obj, dict):
+            return None, None
+    return stat(obj, statistic), obj.get("unit")
+
+
+def summary_markdown(parsed: dict, meta: dict) -> str:
+    """The table docs/measurement.md quotes (block bench-summary)."""
+    off = ((parsed.get("runs") or {}).get("nometers") or {}).get("benches", {})
+    found = problems(parsed)
+    cpus = meta.get("cpus")
+    lines = [f"`make docs-results` at commit {meta.get('git_commit') or 'unknown'} "
+             f"(QEMU {meta.get('qemu_version') or 'unknown'}, `-icount "
+             f"{ICOUNT_TEXT.get(meta.get('icount'), 'unknown')}`, counters: "
+             f"{parsed.get('counters') or 'unknown'}; main run {cpus if cpus else '?'} "
+             "harts, default mm=paging and a 64M disk; swapin under mm=swap, one hart). "
+             "Parts from kernel meters are means (meters keep no samples) unless "
+             "the statistic says otherwise.\n"]
+    if found["missing"] or found["failed"]:
+        lines.append("**Not measured:** " + "; ".join(found["missing"] + found["failed"]) + "\n")
+    rows = []
+    for label, bench, part_name, statistic, repeats in SUMMARY_ROWS:
+        value, unit = summary_value(parsed["benches"], bench, part_name, statistic)
+        value_off, _ = summary_value(off, bench, part_name, statistic)
+        rows.append([label, statistic, unit or NO_DATA, fmt_int(value),
+                     fmt_int(value_off) if bench in off else "", repeats])
+    lines.append(_table(["path", "statistic", "unit", "meters on", "meters=off",
+                         "repeats under icount"], rows))
+    return "\n".join(lines)
+
+
+def fmt_int(value) -> str:
+    """Rounded, with thousands separators: the summary is for reading."""
+    if value is None or isinstance(value, bool):
+        return NO_DATA
+    return f"{round(value):,}"
+
+
 def fmt_ratio(name: str, value: Optional[float]) -> str:
     if value is None:
         return NO_DATA
@@ -382,9 +654,11 @@ def meters_markdown(parsed: dict) -> str:
     if not parsed["meters"]:
         out.append("No meters in the log (`lat` prints them after each benchmark).\n")
         return "\n".join(out)
-    out.append("Kernel meters in cycles (instructions under icount), reset before each "
+    out.append(unit_note(parsed.get("counters")) + " Meters are reset before each "
                "benchmark and read after it. Hart `all` is a meter kept for all harts "
-               "together. Events that counted nothing during a benchmark are left out.\n")
+               "together. Events that counted nothing during a benchmark are left out. "
+               "`vm.*` and `fault.*` legs are the thread's own work; what it spent switched "
+               "out is in `vm.page_wait`, `vm.swap_wait` and `fault.wait`.\n")
     for bench, meters in parsed["meters_by_bench"].items():
         rows = []
         for m in meters:
@@ -408,19 +682,65 @@ def hist_filename(bench: str) -> str:
     return "hist-" + re.sub(r"[^A-Za-z0-9_.-]", "_", bench) + ".png"
 
 
-def write_plots(parsed: dict, out_dir: Path) -> list:
-    """One PNG per benchmark that has a histogram, one for the meters."""
+def plot_title(parsed: dict, meta: dict) -> str:
+    counters = {COUNTERS_ICOUNT: "icount shift=0", COUNTERS_HOST: "host-timed"}.get(
+        parsed.get("counters"), "counters unknown")
+    commit = (meta.get("git_commit") or "unknown")[:12]
+    main = ((parsed.get("runs") or {}).get("main") or {}).get("config") or {}
+    where = (f"; main run {meta.get('cpus') or main.get('cpus') or '?'} harts, "
+             f"{main.get('append') or 'mm=paging'}, {main.get('disk') or 'no'} disk") if main else ""
+    return f"faultline {commit}, QEMU {meta.get('qemu_version') or '?'}, {counters}{where}"
+
+
+def write_plots(parsed: dict, meta: dict, out_dir: Path) -> list:
+    """paths.png (every path's median and its breakdown), and a histogram
+    for each result whose samples spread over more than one log2 bucket:
+    a one-bar histogram says nothing results.md does not."""
     import plot_hist
+    title = plot_title(parsed, meta)
     written = []
-    for name, obj in parsed["benches"].items():
-        path = plot_hist.plot_histogram(out_dir / hist_filename(name), f"{name}",
-                                        obj.get("hist"), obj.get("unit", "instructions"))
-        if path:
-            written.append(path)
-    path = plot_hist.plot_meters(out_dir / "meters.png", parsed["meters"])
+    path = plot_hist.plot_paths(out_dir / "paths.png", parsed["benches"], title)
     if path:
         written.append(path)
+    for name, obj in parsed["benches"].items():
+        if plot_hist.spread(obj.get("hist"), obj):
+            path = plot_hist.plot_histogram(
+                out_dir / hist_filename(name), f"{name} ({obj.get('run', '')} run): {title}",
+                obj.get("hist"), obj.get("unit", "?"), marks=obj)
+            if path:
+                written.append(path)
     return written
+
+
+def results_doc(parsed: dict, meta: dict, plots: Iterable = ()) -> dict:
+    """results.json: enough to render every report again (tests do)."""
+    found = problems(parsed)
+    return {
+        "metadata": meta,
+        "benches": parsed["benches"],
+        "missing": found["missing"],
+        "failed": found["failed"],
+        "unfinished": found["unfinished"],
+        "meters": parsed["meters"],
+        "done": parsed["done"],
+        "other": parsed["other"],
+        "errors": parsed["errors"],
+        "comparison": comparison(parsed),
+        "plots": sorted(Path(p).name for p in plots),
+        "runs": {name: {k: v for k, v in p.items() if k != "meters"}
+                 for name, p in (parsed.get("runs") or {}).items()},
+    }
+
+
+def parsed_from_doc(doc: dict) -> dict:
+    """The parsed report back from results.json (meters come back with
+    their runs' benchmarks)."""
+    runs = {}
+    for name, p in doc["runs"].items():
+        p = dict(p)
+        p["meters"] = [m for group in p["meters_by_bench"].values() for m in group]
+        runs[name] = p
+    return combine(runs)
 
 
 def write_reports(parsed: dict, meta: dict, out_dir: Path, plots: bool = True) -> dict:
@@ -428,22 +748,15 @@ def write_reports(parsed: dict, meta: dict, out_dir: Path, plots: bool = True) -
     {"json": path, "md": path, "meters_md": path, "plots": [paths]}."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    doc = {
-        "metadata": meta,
-        "benches": parsed["benches"],
-        "missing": missing_benches(parsed),
-        "meters": parsed["meters"],
-        "done": parsed["done"],
-        "other": parsed["other"],
-        "errors": parsed["errors"],
-        "comparison": comparison(parsed),
-    }
+    for old in list(out_dir.glob("hist-*.png")) + [out_dir / "meters.png"]:
+        old.unlink(missing_ok=True)         # no stale plot of an earlier run
     paths = {"json": out_dir / "results.json", "md": out_dir / "results.md",
              "meters_md": out_dir / "meters.md"}
-    paths["json"].write_text(json.dumps(doc, indent=2, sort_keys=False) + "\n")
-    paths["md"].write_text(results_markdown(parsed, meta))
+    paths["plots"] = write_plots(parsed, meta, out_dir) if plots else []
+    paths["json"].write_text(json.dumps(results_doc(parsed, meta, paths["plots"]), indent=1)
+                             + "\n")
+    paths["md"].write_text(results_markdown(parsed, meta, paths["plots"]))
     paths["meters_md"].write_text(meters_markdown(parsed))
-    paths["plots"] = write_plots(parsed, out_dir) if plots else []
     return paths
 
 
@@ -475,6 +788,9 @@ def metadata(console: str, *, cpus: Optional[int], icount: Optional[bool], sourc
              qemu_ver: Optional[str]) -> dict:
     banner = HARTS_BANNER.search(console)
     version = VERSION_BANNER.search(console)
+    counters = COUNTERS_LINE.search(console)
+    if icount is None and counters:
+        icount = counters.group(1) == "instructions"   # what the kernel found
     return {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "git_commit": git_commit(),
@@ -489,37 +805,57 @@ def metadata(console: str, *, cpus: Optional[int], icount: Optional[bool], sourc
 
 # ----- running lat --------------------------------------------------------------
 
-def run_lat(args, out_dir: Path) -> str:
-    """Boots, runs lat, halts; returns the whole console text. On a failure
-    after boot the console so far is returned and the problem reported, so
-    that the benchmarks that did finish still make it into the report."""
-    log_path = out_dir / "console.log"
+def run_config(run: Run, names: list, default_cpus: Optional[int] = None) -> dict:
+    """How a run was booted, for the report (harts: the kernel's banner wins)."""
+    return {"append": run.append, "cpus": run.cpus or default_cpus, "disk": run.disk_size,
+            "lat": names}
+
+
+def run_lat(args, run: Run, names: list, out_dir: Path) -> str:
+    """Boots one configuration, runs `lat NAMES`, halts; returns the whole
+    console text. On a failure after boot the console so far is returned
+    and the problem reported, so that the benchmarks that did finish still
+    make it into the report."""
+    log_path = out_dir / f"console-{run.name}.log"
     echo = (lambda text: sys.stderr.write(text)) if args.verbose else None
-    machine = fq.Machine(args.kernel, args.initrd, workdir=out_dir, log_path=log_path,
-                         name="bench", on_output=echo)
+    # The disk image and QEMU's scratch files stay out of --out-dir, which
+    # may be docs/results.
+    scratch = tempfile.TemporaryDirectory(prefix=f"faultline-bench-{run.name}-")
+    machine = fq.Machine(args.kernel, args.initrd, workdir=scratch.name, log_path=log_path,
+                         name=f"bench-{run.name}", on_output=echo)
+    cpus = run.cpus or args.cpus
     try:
-        machine.start(cpus=args.cpus, mem=args.mem, icount=True)
+        machine.start(cpus=cpus, mem=args.mem, append=run.append, icount=True,
+                      disk_size=run.disk_size)
         boot = machine.expect_prompt(timeout=BOOT_TIMEOUT)
         banner = HARTS_BANNER.search(boot)
-        harts = int(banner.group(1)) if banner else args.cpus
+        harts = int(banner.group(1)) if banner else cpus
         # Secondary harts announce themselves; a cross-hart benchmark started
         # before they are all in their schedulers would measure their boot.
         online = len(HART_ONLINE.findall(boot))
         while online < harts - 1:
             machine.expect_line(HART_ONLINE, timeout=HART_TIMEOUT)
             online += 1
-        say(f"booted, {harts} harts online; running lat")
-        machine.send("lat")
+        say(f"{run.name}: booted ({run.append or 'default'}, {harts} harts, disk "
+            f"{run.disk_size or 'none'}); lat {' '.join(names)}")
+        machine.send("lat " + " ".join(names))
         # lat ends with {"lat": "done"} and then the shell prompts again; the
         # prompt also comes back if lat is not in the initrd or it died.
         machine.expect_prompt(timeout=LAT_TIMEOUT, idle_timeout=LAT_IDLE_TIMEOUT)
         machine.send("halt")
         machine.wait_exit(timeout=HALT_TIMEOUT)
     except fq.MachineError as e:
-        say(f"run failed: {e}")
+        say(f"{run.name}: run failed: {e}")
     finally:
         machine.close()
+        scratch.cleanup()
     return log_path.read_bytes().decode(errors="replace")
+
+
+def lat_names(run: Run, only: Optional[list]) -> list:
+    """The names to give `lat` in this run (signal_self brings sigreturn)."""
+    return [n for n in run.lat if only is None or any(
+        o in LAT_PRINTS.get(n, (n,)) for o in only)]
 
 
 def parse_args(argv):
@@ -529,11 +865,18 @@ def parse_args(argv):
     p.add_argument("--kernel", default="build/kernel.elf", help="kernel ELF")
     p.add_argument("--initrd", default="build/initrd.cpio", help="initrd with lat")
     p.add_argument("--cpus", type=int, default=2,
-                   help="harts (signal_cross needs at least 2)")
+                   help="harts of the runs that do not fix their own (signal_cross needs 2)")
     p.add_argument("--mem", default="128M", help="guest RAM")
     p.add_argument("--out-dir", default="build/bench", help="where the reports go")
-    p.add_argument("--input", metavar="LOG", help="parse this console log instead of booting")
-    p.add_argument("--no-plots", action="store_true", help="skip the PNG histograms")
+    p.add_argument("--run", action="append", choices=[r.name for r in RUNS],
+                   help="only this configuration (repeatable; default all)")
+    p.add_argument("--bench", action="append", choices=BENCH_NAMES,
+                   help="only this benchmark (repeatable; default all)")
+    p.add_argument("--input", metavar="LOG", action="append",
+                   help="parse this console log instead of booting (repeatable)")
+    p.add_argument("--docs-md", metavar="MD", type=Path,
+                   help="rewrite the generated blocks of this doc (docs/measurement.md)")
+    p.add_argument("--no-plots", action="store_true", help="skip the PNGs")
     p.add_argument("--verbose", action="store_true", help="copy the console to stderr")
     args = p.parse_args(argv)
     if args.cpus < 1:
@@ -541,31 +884,86 @@ def parse_args(argv):
     return args
 
 
+INPUT_NAME = re.compile(r"console-([A-Za-z0-9_]+)\.log$")
+
+
+def from_logs(logs: list, only: Optional[list]) -> tuple:
+    """Parsed runs from saved console logs: one named console-<run>.log is
+    that run, with its expected benchmarks; any other log is expected to
+    hold every benchmark (or the --bench ones)."""
+    runs, text = {}, ""
+    for log in logs:
+        console = Path(log).read_bytes().decode(errors="replace")
+        text += console
+        m = INPUT_NAME.search(Path(log).name)
+        spec = RUNS_BY_NAME.get(m.group(1)) if m else None
+        if spec:
+            parsed = parse_console(console, spec.expected(only), run=spec.name)
+            parsed["config"] = run_config(spec, list(spec.lat))
+        else:
+            name = Path(log).stem
+            parsed = parse_console(console, [n for n in BENCH_NAMES if only is None or n in only],
+                                   run=name)
+        runs[parsed_name(runs, spec.name if spec else Path(log).stem)] = parsed
+    return runs, text
+
+
+def parsed_name(runs: dict, name: str) -> str:
+    n, i = name, 2
+    while n in runs:
+        n, i = f"{name}-{i}", i + 1
+    return n
+
+
 def main(argv=None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     out_dir = Path(args.out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    only = args.bench
     if args.input:
-        console = Path(args.input).read_bytes().decode(errors="replace")
-        # The log may come from any QEMU run; only the kernel's banner is known.
-        meta = metadata(console, cpus=None, icount=None, source=str(args.input), qemu_ver=None)
+        runs, console = from_logs(args.input, only)
+        # The logs may come from any QEMU run; the kernel's banner says the rest.
+        meta = metadata(console, cpus=None, icount=None, source=", ".join(args.input),
+                        qemu_ver=None)
     else:
-        console = run_lat(args, out_dir)
-        meta = metadata(console, cpus=args.cpus, icount=True, source="boot",
+        runs, console = {}, ""
+        for run in RUNS:
+            names = lat_names(run, only)
+            if (args.run and run.name not in args.run) or not names:
+                continue
+            text = run_lat(args, run, names, out_dir)
+            console += text
+            parsed = parse_console(text, run.expected(only), run=run.name)
+            parsed["config"] = run_config(run, names, args.cpus)
+            runs[run.name] = parsed
+        main_run = RUNS_BY_NAME["main"]
+        meta = metadata(console, cpus=main_run.cpus or args.cpus, icount=True, source="boot",
                         qemu_ver=qemu_version())
-    parsed = parse_console(console)
+        # the main run's banner, not the last one's
+        main_text = (out_dir / "console-main.log")
+        if "main" in runs and main_text.exists():
+            banner = HARTS_BANNER.search(main_text.read_text(errors="replace"))
+            meta["cpus"] = int(banner.group(1)) if banner else meta["cpus"]
+    parsed = combine(runs)
     paths = write_reports(parsed, meta, out_dir, plots=not args.no_plots)
-    missing = missing_benches(parsed)
-    say(f"{len(parsed['benches'])} benchmarks, {len(parsed['meters'])} meters; "
-        f"wrote {paths['md']}, {paths['meters_md']}, {paths['json']} "
-        f"and {len(paths['plots'])} plots")
-    if missing:
-        say("missing: " + ", ".join(missing))
-    if not parsed["done"]:
-        say('no {"lat": "done"} line: lat did not finish')
-    # Success means lat ran to its end; missing benchmarks are reported, not
-    # an error, so that the report works while lat grows.
-    return 0 if parsed["done"] and parsed["benches"] else 1
+    if args.docs_md:
+        changed = docblocks.rewrite(args.docs_md, {"bench-summary": summary_markdown(parsed, meta)})
+        say(f"{args.docs_md}: {'rewrote ' + ', '.join(changed) if changed else 'unchanged'}")
+    found = problems(parsed)
+    say(f"{len(parsed['benches'])} benchmarks from {len(runs)} run(s), "
+        f"{len(parsed['meters'])} meters; wrote {paths['md']}, {paths['meters_md']}, "
+        f"{paths['json']} and {len(paths['plots'])} plots")
+    for kind in ("missing", "failed", "unfinished"):
+        for item in found[kind]:
+            say(f"{kind.upper()}: {item}")
+    if not runs:
+        say("FAILED: nothing ran (no run has those benchmarks)")
+        return 1
+    # Success means every expected benchmark ran to its end.
+    ok = not any(found.values()) and bool(parsed["benches"])
+    if ok:
+        say(f"all {len(parsed['expected'])} expected benchmarks ran")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
