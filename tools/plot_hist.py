@@ -282,71 +282,74 @@ def _sum_counts(vmstat: dict, keys: Sequence[str]) -> Optional[float]:
     return float(sum(values)) if values else None
 
 
+def _ranged_bars(ax, rows: Sequence[dict], series: Sequence[tuple]) -> None:
+    """Grouped bars, one group per manager: series is [(label, colour,
+    value(row), low(row), high(row))]. Each bar is the median run with the
+    range over the runs as an error bar, and is labelled above that bar's
+    range so no label sits on a bar or a whisker."""
+    width = 0.8 / len(series)
+    top = 0.0
+    for i, (label, colour, value, low, high) in enumerate(series):
+        values = [value(r) or 0 for r in rows]
+        lo = [low(r) if low(r) is not None else v for r, v in zip(rows, values)]
+        hi = [high(r) if high(r) is not None else v for r, v in zip(rows, values)]
+        pos = [x + (i - (len(series) - 1) / 2) * width for x in range(len(rows))]
+        ax.bar(pos, values, width, label=label if len(series) > 1 else None, color=colour,
+               edgecolor="black", linewidth=0.4, capsize=3,
+               yerr=[[max(v - a, 0) for v, a in zip(values, lo)],
+                     [max(b - v, 0) for v, b in zip(values, hi)]])
+        for x, v, h in zip(pos, values, hi):
+            ax.annotate(f"{v:,.0f}", (x, max(v, h)), xytext=(0, 2), textcoords="offset points",
+                        ha="center", va="bottom", fontsize="x-small")
+        top = max([top] + hi)
+    ax.set_ylim(0, top * 1.3 if top else 1)      # room for the labels and the legend
+    ax.set_xticks(list(range(len(rows))))
+    ax.set_xticklabels([r["config"] for r in rows])
+    ax.yaxis.set_major_formatter(_thousands())
+    if len(series) > 1:
+        ax.legend(fontsize="small", loc="upper left")
+
+
 def plot_mm(path: Union[str, Path], results: Sequence[dict], title: str) -> Optional[Path]:
     """Per manager (mmbench results): pages moved in and out, the kernel's
-    own work moving them (sum of the vm.* meters, million instructions),
-    and the elapsed virtual time, which mostly counts disk waits. A result
-    repeated over several runs shows its range as an error bar."""
+    own work per page moved (vm.* meters, waits left out), and the elapsed
+    virtual time, which is host-paced. A result repeated over several runs
+    shows the median run, with the range as an error bar."""
     rows = [r for r in results if r.get("vmstat")]
     if not rows:
         return None
     plt = _pyplot()
     fig, axes = plt.subplots(1, 3, figsize=MM_SIZE, dpi=FIGURE_DPI)
     try:
-        names = [r["config"] for r in rows]
-        xs = range(len(rows))
-        width = 0.38
-        ax = axes[0]
-        for i, (label, keys) in enumerate(MM_PAGE_SERIES):
-            values = [_sum_counts(r["vmstat"], keys) or 0 for r in rows]
-            lo = [_sum_counts(r.get("vmstat_min") or r["vmstat"], keys) or 0 for r in rows]
-            hi = [_sum_counts(r.get("vmstat_max") or r["vmstat"], keys) or 0 for r in rows]
-            pos = [x + (i - 0.5) * width for x in xs]
-            ax.bar(pos, values, width, label=label, edgecolor="black", linewidth=0.4,
-                   color=("#1f77b4", "#ff7f0e")[i], yerr=[[v - a for v, a in zip(values, lo)], [b - v for v, b in zip(values, hi)]],
-                   capsize=3)
-            for x, v in zip(pos, values):
-                ax.annotate(f"{v:,.0f}", (x, v), ha="center", va="bottom", fontsize="x-small")
-        ax.set_xticks(list(xs))
-        ax.set_xticklabels(names)
-        ax.set_ylabel("pages (4 KiB)")
-        ax.set_title("pages moved to and from the disk", fontsize="medium")
-        ax.legend(fontsize="small")
+        blue, orange = "#1f77b4", "#ff7f0e"
 
-        ax = axes[1]
-        for i, (label, key) in enumerate((("page in (with making room)", "in_per_page"),
-                                          ("page out", "out_per_page"))):
-            values = [r.get(key) or 0 for r in rows]
-            lo = [r.get(key + "_min") or v for r, v in zip(rows, values)]
-            hi = [r.get(key + "_max") or v for r, v in zip(rows, values)]
-            pos = [x + (i - 0.5) * width for x in xs]
-            ax.bar(pos, values, width, label=label, edgecolor="black", linewidth=0.4,
-                   color=("#1f77b4", "#ff7f0e")[i],
-                   yerr=[[v - a for v, a in zip(values, lo)], [b - v for v, b in zip(values, hi)]],
-                   capsize=3)
-            for x, v in zip(pos, values):
-                ax.annotate(f"{v:,.0f}", (x, v), ha="center", va="bottom", fontsize="x-small")
-        ax.set_xticks(list(xs))
-        ax.set_xticklabels(names)
-        ax.set_ylabel("instructions per page")
-        ax.set_title("kernel's own work per page moved\n(vm.* meters, waits left out)",
-                     fontsize="medium")
-        ax.legend(fontsize="small", loc="upper left")
+        def pages(keys, which):
+            return lambda r: _sum_counts(r.get(which) or r["vmstat"], keys)
+        _ranged_bars(axes[0], rows, [
+            (label, colour, pages(keys, "vmstat"), pages(keys, "vmstat_min"),
+             pages(keys, "vmstat_max"))
+            for (label, keys), colour in zip(MM_PAGE_SERIES, (blue, orange))])
+        axes[0].set_ylabel("pages (4 KiB)")
+        axes[0].set_title("pages moved to and from the disk", fontsize="medium")
 
-        ax = axes[2]
-        elapsed = [(r.get("elapsed_ms") or 0) / 1000 for r in rows]
-        lo = [(r.get("elapsed_ms_min") or r.get("elapsed_ms") or 0) / 1000 for r in rows]
-        hi = [(r.get("elapsed_ms_max") or r.get("elapsed_ms") or 0) / 1000 for r in rows]
-        ax.bar(list(xs), elapsed, 0.6, color=PART_COLOURS["total"], edgecolor="black",
-               linewidth=0.4, yerr=[[e - a for e, a in zip(elapsed, lo)],
-                                    [b - e for e, b in zip(elapsed, hi)]], capsize=3)
-        for x, v in zip(xs, elapsed):
-            ax.annotate(f"{v:,.1f}", (x, v), ha="center", va="bottom", fontsize="small")
-        ax.set_xticks(list(xs))
-        ax.set_xticklabels(names)
-        ax.set_ylabel("virtual seconds")
-        ax.set_title("hog's elapsed virtual time\n(host-paced while the disk works: mm.md)",
-                     fontsize="medium")
+        def field(key, scale=1.0):
+            return lambda r: r.get(key) / scale if r.get(key) is not None else None
+        _ranged_bars(axes[1], rows, [
+            ("page in (with making room)", blue, field("in_per_page"),
+             field("in_per_page_min"), field("in_per_page_max")),
+            ("page out", orange, field("out_per_page"), field("out_per_page_min"),
+             field("out_per_page_max"))])
+        axes[1].set_ylabel("instructions per page")
+        axes[1].set_title("kernel's own work per page moved\n(vm.* meters, waits left out)",
+                          fontsize="medium")
+
+        ms = 1000.0
+        _ranged_bars(axes[2], rows, [
+            ("elapsed", PART_COLOURS["total"], field("elapsed_ms", ms),
+             field("elapsed_ms_min", ms), field("elapsed_ms_max", ms))])
+        axes[2].set_ylabel("virtual seconds")
+        axes[2].set_title("hog's elapsed virtual time\n(host-paced while the disk works: "
+                          "mm.md)", fontsize="medium")
         fig.suptitle(title, fontsize="medium")
         return _save(fig, path)
     finally:
