@@ -12,6 +12,7 @@
 #include "mmu.h"
 #include "file.h"
 #include "ktime.h"
+#include "counters.h"
 #include "meter.h"
 #include "mm.h"
 #include "uart.h"
@@ -187,6 +188,7 @@ _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)
     setup_cpus(hartid);
     arch_hart_init(&cpus[0]);
     banner();
+    counters_init();
     setup_memory(dtb_pa);
     cpus[0].active_root = kernel_pagetable;
     kprintf("faultline: ipi: %s\n", arch_ipi_init());

@@ -15,9 +15,14 @@
 #define METER_CALIBRATION_ROUNDS 64
 
 bool meters_enabled = true;
-/* One extra slot per hart, beyond the events, for calibration. */
+/* One extra slot per hart, beyond the events, for calibration. A hart's
+ * row is padded to METER_ROW records, a sum of two powers of two, so that
+ * finding a record stays two shifts and an add whatever the number of
+ * events: a row of 21 would cost every record one more instruction. */
 #define METER_SCRATCH ((enum fl_meter_event)FL_METER_COUNT)
-static struct fl_meter meters[MAX_HARTS][FL_METER_COUNT + 1];
+#define METER_ROW 24
+_Static_assert(FL_METER_COUNT + 1 <= METER_ROW, "meters: raise METER_ROW (16 + 16 = 32 next)");
+static struct fl_meter meters[MAX_HARTS][METER_ROW];
 
 /* floor(log2(b)) of every byte value (0 for 0 and 1), filled in by
  * meters_init(). */
@@ -144,16 +149,22 @@ long sys_meter_read(uint64_t hart, uint64_t ubuf, uint64_t max)
     return (long)n;
 }
 
-uint64_t meter_offcpu(void)
+uint64_t meter_split_start(uint64_t *offcpu_at_start)
 {
-    return current_thread()->offcpu_cycles;
+    uint64_t irq = arch_intr_save();
+    uint64_t now = meter_now();
+    *offcpu_at_start = current_thread()->offcpu_cycles;
+    arch_intr_restore(irq);
+    return now;
 }
 
 void meter_record_split(enum fl_meter_event run, enum fl_meter_event wait,
                         uint64_t start, uint64_t offcpu_at_start)
 {
+    uint64_t irq = arch_intr_save();
     uint64_t end = meter_now();
     uint64_t off = current_thread()->offcpu_cycles - offcpu_at_start;
+    arch_intr_restore(irq);
     meter_record(run, start, end - off);
     meter_record(wait, 0, off);
 }

@@ -4,6 +4,7 @@
 #include "aspace.h"
 #include "frame.h"
 #include "ktime.h"
+#include "counters.h"
 #include "usercopy.h"
 #include "kstring.h"
 #include "printk.h"
@@ -177,6 +178,8 @@ long sys_sysinfo(uint64_t uinfo)
         .nharts = ncpus,
         .nprocs = (uint32_t)proc_count(),
         .timebase_hz = board.timebase_hz,
+        .counters = counters.icount ? FL_COUNTERS_ICOUNT : FL_COUNTERS_HOST,
+        .icount_shift = counters.shift,
     };
     return copy_to_user(uinfo, &si, sizeof si) ? -EFAULT : 0;
 }

@@ -8,6 +8,8 @@
 #include "proc.h"
 #include "signal.h"
 #include "board.h"
+#include "counters.h"
+#include "printk.h"
 #include <faultline/errno.h>
 
 #define US_PER_SEC 1000000UL
@@ -24,6 +26,17 @@ void time_init(uint64_t timebase_hz)
     timebase = timebase_hz;
     tick_units = timebase_hz * SCHED_TICK_US / US_PER_SEC;
     boot_time = arch_read_time();
+}
+
+struct counter_kind counters;
+
+void counters_init(void)
+{
+    counters.icount = arch_counters_probe(&counters.shift);
+    if (counters.icount)
+        kprintf("faultline: counters: instructions (icount, shift=%u)\n", counters.shift);
+    else
+        kprintf("faultline: counters: host-timed cycles (no icount)\n");
 }
 
 uint64_t time_to_us(uint64_t units)

@@ -40,8 +40,8 @@ def test_summary_and_markdown():
     json.dumps(summary)
     md = mmbench.markdown([summary])
     assert "## swap: `mm=swap mem=8M`, `hog -p 8 -m 4096 -r 2`" in md
-    assert "| workload elapsed (virtual ms) | 8,283 |" in md
-    assert "| swap-out pages | 11,596 |" in md
+    assert "| workload elapsed (virtual ms) | 8,283 | 8,283 |" in md
+    assert "| swap-out pages | 11,596 | 11,596 |" in md
     assert "| vm.swapin | 4 | 100 | 250 | 400 |" in md
     assert "| fault.zero_frame | 0 | – | – | – |" in md
 
@@ -49,4 +49,55 @@ def test_summary_and_markdown():
 def test_missing_records_render_as_dashes():
     summary = mmbench.summarize("paging", mmbench.parse_run("no records at all\n"))
     assert summary["elapsed_ms"] is None and summary["meters"] == {}
-    assert "| page-ins | – |" in mmbench.markdown([summary])
+    assert "| page-ins | – | – |" in mmbench.markdown([summary])
+
+
+def test_repeated_runs_mark_what_moved():
+    """Two runs of one manager: figures that differ are shown as a range and
+    per run, figures that agree as one number; the note says why they move."""
+    first = mmbench.summarize("swap", mmbench.parse_run(CONSOLE))
+    second = mmbench.summarize("swap", mmbench.parse_run(
+        CONSOLE.replace('"swapouts":39', '"swapouts":50').replace('"elapsed_ms":8283',
+                                                                  '"elapsed_ms":9000')))
+    combined = mmbench.combine_runs([first, second])
+    assert combined["n_runs"] == 2
+    assert combined["vmstat_min"]["swapouts"] == 39 and combined["vmstat_max"]["swapouts"] == 50
+    md = mmbench.markdown([combined])
+    assert "| swap-outs (processes) | 39 | 50 | 39 .. 50 |" in md
+    assert "| pages checked | 24,576 | 24,576 | 24,576 |" in md
+    assert "| workload elapsed (virtual ms) | 8,283 | 9,000 | 8,283 .. 9,000 |" in md
+    assert "Which figures move, and why" in md and "SWAP_MIN_IN_MS" in md
+    block = mmbench.summary_markdown([combined])
+    # No swap-out meter in this log: no own work per page out ("–"); the
+    # elapsed time in virtual seconds.
+    assert ("| `mm=swap mem=8M` | 24,576 / 0 | 11,596 | 11,591 | 39 .. 50 swap-outs | – | 0 "
+            "| 8 .. 9 |") in block
+    assert "2 run(s) per manager" in block
+    # Own work per page in: the swap-ins' 1000 cycles over the 11591 pages
+    # they brought and the one paged in (vm.pagein counted nothing here).
+    assert combined["in_per_page"] == pytest.approx(1000 / (11591 + 1))
+
+
+def test_output_goes_to_build_unless_docs_are_asked_for():
+    assert mmbench.parse_args([]).out_dir.as_posix() == "build/mmbench"
+    import subprocess
+    root = mmbench.Path(mmbench.__file__).resolve().parent.parent
+
+    def command(*extra):
+        out = subprocess.run(["make", "-n", "-s", "mmbench", *extra], cwd=root, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
+        out = out.replace("\\\n", " ")          # the rule's continued lines
+        return next(line for line in out.splitlines() if "tools/mmbench.py" in line)
+    plain = command()
+    assert "--out-dir build/mmbench" in plain and "docs" not in plain
+    docs = command("DOCS=1")
+    assert "--out-dir docs/results" in docs and "--docs-md docs/measurement.md" in docs
+
+
+def test_logs_of_one_configuration_only(tmp_path):
+    for name in ("mmbench-paging-2.log", "mmbench-paging-1.log", "mmbench-paging-sw-1.log",
+                 "mmbench-paging-10.log"):
+        (tmp_path / name).write_text("")
+    assert [p.name for p in mmbench.logs_of(tmp_path, "paging")] == [
+        "mmbench-paging-1.log", "mmbench-paging-2.log", "mmbench-paging-10.log"]
+    assert [p.name for p in mmbench.logs_of(tmp_path, "paging-sw")] == ["mmbench-paging-sw-1.log"]

@@ -62,11 +62,20 @@ METERS = {"bench": "fault_zero", "meters": [
      "max": 0, "sum": 0, "hist": []},
 ]}
 
+START = {"lat": "start", "counters": "icount", "icount_shift": 0, "harts": 2}
+# The benchmarks this log was meant to hold (lat NAME... in one boot).
+EXPECTED = ("getpid", "nop", "signal_self", "sigreturn", "signal_cross", "fault_zero",
+            "segv_catch")
+SEGV = dict(stats(1000, 1000, 1000.0, 1000, 1000), bench="segv_catch", unit="instructions",
+            n=1000, warmup=100, overhead=1, hist=[[512, 1023, 1000]])
+
 CONSOLE = "\r\n".join([
     "faultline 0.1 (riscv64) booting on hart 0",
     "faultline: harts: 2 (boot hart 0)",
+    "faultline: counters: instructions (icount, shift=0)",
     "faultline: hart 1 online",
     "$ lat",
+    fl(START),
     fl(GETPID), fl({"bench": "getpid", "meters": [
         {"event": "syscall.entry", "hart": -1, "unit": "cycles", "count": 3, "min": 1,
          "max": 1, "sum": 3, "hist": [[1, 1, 3]]}]}),
@@ -80,7 +89,7 @@ CONSOLE = "\r\n".join([
 
 @pytest.fixture
 def parsed():
-    return report.parse_console(CONSOLE)
+    return report.parse_console(CONSOLE, EXPECTED)
 
 
 def test_parse_groups_objects(parsed):
@@ -102,7 +111,7 @@ def test_no_done_line_is_noticed():
     text = CONSOLE.replace(fl({"lat": "done"}), "")
     assert report.parse_console(text)["done"] is False
     md = report.results_markdown(report.parse_console(text), {})
-    assert "did not finish" in md
+    assert "did not finish" in md and "**Unfinished:**" in md
 
 
 def test_meter_mean_pools_harts_without_double_counting(parsed):
@@ -157,16 +166,21 @@ def test_results_markdown(parsed):
                                           "icount": True})
     lines = md.splitlines()
     getpid = next(l for l in lines if l.startswith("| getpid |"))
-    assert getpid.split(" | ")[1:] == ["instructions", "1000", "6", "200", "200", "201.5",
+    assert getpid.split(" | ")[1:] == ["", "instructions", "1000", "6", "200", "200", "201.5",
                                         "202", "400 |"]
     assert any(l.startswith("| signal_cross.delivery |") and "| 1000 |" in l for l in lines)
     assert any(l.startswith("| fault_zero.zeroing |") for l in lines)
     # A part from a kernel meter has no median; a null part has nothing.
-    assert "| fault_zero.entry_to_frame | cycles | 100 | n/a | 100 | n/a | 100 | n/a | 100 |" in md
-    assert "| fault_zero.frame_to_map | not measured |  |  | n/a |" in md
+    assert ("| fault_zero.entry_to_frame |  | cycles | 100 | n/a | 100 | n/a | 100 | n/a | 100 |"
+            in md)
+    assert "| fault_zero.frame_to_map |  | not measured |  |  | n/a |" in md
     segv = next(l for l in lines if l.startswith("| segv_catch |"))
     assert segv.count(report.MISSING) == 1 + len(report.STATS)
-    assert "Missing (not printed by `lat`): `segv_catch`" in md
+    assert "**Missing** (expected, but `lat` printed nothing for them): `segv_catch`." in md
+    # The unit is what the kernel found its counters to count.
+    assert "counting instructions" in md and "host-cycles" not in md
+    assert "| operation | Cache Kernel (us, 25 MHz 68040) | faultline source | " \
+           "faultline (instructions) |" in md
     # The comparison: paper figures, faultline values and the shape ratios.
     assert "25 MHz 68040" in md and "shapes" in md
     assert "| trap (getpid) | 37 | getpid | 200 |" in md
@@ -195,34 +209,91 @@ def test_write_reports(parsed, tmp_path):
     doc = json.loads((tmp_path / "results.json").read_text())
     assert doc["metadata"]["cpus"] == 2 and doc["metadata"]["source"] == "test"
     assert doc["benches"]["getpid"] == GETPID
-    assert doc["missing"] == ["segv_catch"]
+    assert doc["missing"] == ["segv_catch"] and doc["failed"] == []
     assert doc["done"] is True and len(doc["meters"]) == len(METERS["meters"]) + 1
     assert doc["comparison"]["rows"][0]["faultline"] == 200
 
-    assert (tmp_path / "results.md").read_text().startswith("# faultline benchmark results")
+    md = (tmp_path / "results.md").read_text()
+    assert md.startswith("# faultline benchmark results")
     assert "syscall.entry" in (tmp_path / "meters.md").read_text()
-    expected = {report.hist_filename(b) for b in parsed["benches"]} | {"meters.png"}
+    # The paths chart, and histograms only where the samples spread: getpid
+    # (10 of 1000 at twice the rest) and sigreturn; one slow sample in 100
+    # (signal_cross, fault_zero) is an outlier, said in words.
+    expected = {"paths.png", "hist-getpid.png", "hist-sigreturn.png"}
     assert {p.name for p in paths["plots"]} == expected
     for name in expected:
         assert (tmp_path / name).read_bytes().startswith(PNG_MAGIC), name
-    assert not (tmp_path / report.hist_filename("segv_catch")).exists()
+    assert "- `signal_self`: all 100 samples in one log2 bucket, 512..1023" in md
+    assert "- `fault_zero`: 99 of 100 samples in 2048..4096, 1 outside it" in md
+    assert "see `hist-getpid.png`" in md
 
 
-def test_main_with_input_log(tmp_path):
+def test_main_with_input_log(tmp_path, capsys):
     log = tmp_path / "console.log"
     log.write_text(CONSOLE)
     out = tmp_path / "out"
-    assert report.main(["--input", str(log), "--out-dir", str(out), "--no-plots"]) == 0
+    only = [a for name in EXPECTED for a in ("--bench", name)]
+    # segv_catch is not in the log: the run fails, and says which.
+    assert report.main(["--input", str(log), "--out-dir", str(out), "--no-plots"] + only) == 1
+    assert "MISSING: segv_catch" in capsys.readouterr().err
     doc = json.loads((out / "results.json").read_text())
     assert doc["metadata"]["source"] == str(log) and doc["missing"] == ["segv_catch"]
+    assert doc["metadata"]["icount"] is True        # from the kernel's counters line
     assert not list(out.glob("*.png"))
+    assert "`segv_catch`" in (out / "results.md").read_text()
+
+    # With it, every expected benchmark ran: success.
+    log.write_text(CONSOLE.replace(fl({"lat": "done"}), fl(SEGV) + "\r\n" + fl({"lat": "done"})))
+    assert report.main(["--input", str(log), "--out-dir", str(out), "--no-plots"] + only) == 0
+    assert "all 7 expected benchmarks ran" in capsys.readouterr().err
+
+    # Without --bench, a log of one boot is expected to hold every benchmark.
+    assert report.main(["--input", str(log), "--out-dir", str(out), "--no-plots"]) == 1
+    err = capsys.readouterr().err
+    assert all(f"MISSING: {name}" in err for name in ("minor_fault", "pagein", "swapin"))
 
     # A log where lat never ran: no benchmarks, no done line -> failure status.
     empty = tmp_path / "empty.log"
     empty.write_text("$ lat\nsh: lat: not found\n$ ")
     assert report.main(["--input", str(empty), "--out-dir", str(out), "--no-plots"]) == 1
     md = (out / "results.md").read_text()
-    assert all(f"| {name} | missing |" in md for name in report.BENCH_NAMES)
+    assert all(f"| {name} |  | missing |" in md for name in report.BENCH_NAMES)
+
+
+def test_failed_benchmark_is_named_and_fails_the_run(tmp_path, capsys):
+    """`lat` could not run pagein (no disk): the report says so, it is not
+    counted as run, and the exit status is 1."""
+    failed = fl({"bench": "pagein", "failed": "vmctl: no space left (it needs a swap device: a disk)"})
+    log = tmp_path / "console-main.log"          # the main run: expects pagein
+    log.write_text(CONSOLE.replace(fl({"lat": "done"}), failed + "\r\n" + fl({"lat": "done"})))
+    out = tmp_path / "out"
+    assert report.main(["--input", str(log), "--out-dir", str(out), "--no-plots",
+                        "--bench", "getpid", "--bench", "pagein"]) == 1
+    assert "FAILED: pagein: vmctl: no space left" in capsys.readouterr().err
+    md = (out / "results.md").read_text()
+    assert "**Failed** (`lat` could not run them):" in md
+    assert "- `pagein`: vmctl: no space left (it needs a swap device: a disk)" in md
+    assert "| pagein |  | failed |" in md
+
+
+def test_runs_cover_every_benchmark_once():
+    """Each benchmark is expected in exactly one primary configuration, in
+    the one it needs: pagein with a disk, swapin under mm=swap with a disk,
+    signal_cross with the harts of --cpus."""
+    where = {n: r for r in report.RUNS if r.primary for n in r.expected()}
+    assert sorted(where) == sorted(report.BENCH_NAMES)
+    assert where["pagein"].disk_size and where["swapin"].disk_size
+    assert "mm=swap" in where["swapin"].append
+    assert where["signal_cross"].cpus is None        # --cpus, 2 by default
+    assert "meters=off" in report.RUNS_BY_NAME["nometers"].append
+
+
+def test_host_timed_log_is_labelled(tmp_path):
+    host = CONSOLE.replace(fl(START), fl(dict(START, counters="host")))
+    host = host.replace('"unit": "instructions"', '"unit": "host-cycles"')
+    md = report.results_markdown(report.parse_console(host, EXPECTED), {})
+    assert "**Host-timed:**" in md and "faultline (host-cycles)" in md
+    assert "| getpid |  | host-cycles |" in md
 
 
 def test_histogram_helpers(tmp_path):
@@ -236,3 +307,23 @@ def test_histogram_helpers(tmp_path):
     path = plot_hist.plot_histogram(tmp_path / "zero.png", "with a zero bucket",
                                     [[0, 1, 3], [1, 2, 1]])
     assert path.read_bytes().startswith(PNG_MAGIC)
+    # Worth a histogram: two buckets each with a real share, and a range.
+    assert plot_hist.spread([[512, 1023, 60], [8192, 16383, 4]], {"min": 600, "max": 9000})
+    assert not plot_hist.spread([[512, 1023, 999], [2048, 4095, 1]])      # one outlier
+    assert not plot_hist.spread([[512, 1023, 500], [1024, 2047, 500]],
+                                {"min": 1019, "max": 1024})              # a bucket edge
+    assert not plot_hist.spread([[512, 1023, 1000]])
+
+
+def test_paths_chart_rows():
+    import plot_hist
+    panels = plot_hist.path_rows({"getpid": GETPID, "fault_zero": FAULT_ZERO,
+                                  "signal_cross": SIGNAL_CROSS})
+    titles = [t for t, _, _ in panels]
+    assert titles == ["system calls and signals", "page faults"]
+    faults = dict((label, segs) for label, segs, _ in panels[1][1])
+    # fault_zero's median 2200: zeroing 1600 (mean), entry_to_frame 100,
+    # frame_to_map not measured; the rest is what the parts leave.
+    assert dict(faults["fault_zero"]) == {"rest": 500.0, "entry_to_frame": 100.0,
+                                          "zeroing": 1600.0}
+    assert panels[0][2].startswith("instructions")

@@ -4,24 +4,34 @@
  * Each benchmark times one operation at a time with rdinstret read just
  * before and just after it, after WARMUP untimed rounds, for a fixed number
  * of samples. The cost of an empty counter pair is measured the same way
- * and subtracted from every sample. Results are instructions: under QEMU
- * -icount shift=0 that is also cycles and virtual nanoseconds, and the
- * counts are the same on every run (docs/measurement.md).
+ * and subtracted from every sample.
+ *
+ * The unit is what the counters count, which the kernel finds at boot and
+ * reports through sysinfo: under QEMU -icount shift=0 rdinstret and
+ * rdcycle count instructions ("instructions"; the kernel meters'
+ * "cycles" are then the same ticks), and the counts repeat from run to
+ * run; without icount both follow the host's cycle counter and every
+ * number is "host-cycles": host time, moved by host load
+ * (docs/measurement.md).
  *
  * Output, one line per result (docs/protocol.md):
- *   FL-JSON {"bench":NAME,"unit":"instructions","n":N,"warmup":W,"overhead":O,
+ *   FL-JSON {"lat":"start","counters":"icount"|"host","icount_shift":S,"harts":H}
+ *   FL-JSON {"bench":NAME,"unit":UNIT,"n":N,"warmup":W,"overhead":O,
  *            "min":..,"median":..,"mean":..,"p90":..,"max":..,"hist":[[lo,hi,count],..]
- *            [,"parts":{PART:{"n":..,"min":..,"mean":..,"max":..,"unit":"cycles"}}]}
+ *            [,"parts":{PART:{"n":..,"min":..,"mean":..,"max":..,"unit":..}}]}
+ *   FL-JSON {"bench":NAME,"failed":REASON}     it could not run here
  * each followed by the kernel's meters over that benchmark alone (they are
  * reset before it), FL-JSON {"meters":[...],"bench":NAME}, and at the end
- * FL-JSON {"lat":"done"}.
+ * FL-JSON {"lat":"done","failed":F}. The exit status is 1 if any failed.
  *
- *   lat            every benchmark (swapin needs mm=swap, pagein a swap device)
+ *   lat            every benchmark (swapin needs mm=swap, pagein a swap
+ *                  device, signal_cross two harts)
  *   lat NAME...    only those
  *   lat meters     no benchmark: the kernel's meters as they stand (since
  *                  boot or the last reset), FL-JSON {"meters":[...],"bench":"meters"},
  *                  then reset them, so a workload run between two
  *                  `lat meters` is metered alone (tools/mmbench.py)
+ *   lat -h         usage; an unknown name also prints it (exit status 2)
  */
 #include "ulib.h"
 
@@ -43,8 +53,31 @@
 #define PERCENT_90      90
 #define PERCENT         100
 
+#define EXIT_FAILED     1
+#define EXIT_USAGE      2
+
 static uint64_t samples[SAMPLES];
 static uint64_t overhead;
+/* Units of rdinstret and rdcycle readings, from what the kernel found. */
+static const char *insn_unit = "instructions";
+static const char *cycle_unit = "cycles";
+static int failures;           /* benchmarks that could not run */
+
+/* A benchmark that could not run says so in the output, not only in a
+ * line of prose, so that a report can name it. */
+static void bench_failed(const char *name, const char *fmt, ...)
+    __attribute__((format(__printf__, 2, 3)));
+static void bench_failed(const char *name, const char *fmt, ...)
+{
+    char why[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    printf("lat: %s: %s\n", name, why);
+    printf("FL-JSON {\"bench\":\"%s\",\"failed\":\"%s\"}\n", name, why);
+    failures++;
+}
 
 static const char *const meter_names[] = {
 #define METER_NAME(name, text, what) text,
@@ -140,7 +173,7 @@ static void report_unit(const char *name, const char *unit, int warmup, uint64_t
 
 static void report(const char *name, uint64_t *v, int n, bool more)
 {
-    report_unit(name, "instructions", WARMUP, v, n, more);
+    report_unit(name, insn_unit, WARMUP, v, n, more);
 }
 
 /* A part of a benchmark taken from a kernel meter (cycles). */
@@ -153,8 +186,8 @@ static void report_meter_part(const char *part, enum fl_meter_event e, bool last
         return;
     }
     uint64_t mean_x100 = m[e].sum * PERCENT / m[e].count;
-    printf("\"%s\":{\"unit\":\"cycles\",\"n\":%lu,\"min\":%lu,\"mean\":%lu.%02lu,\"max\":%lu}%s",
-           part, m[e].count, m[e].min, mean_x100 / PERCENT, mean_x100 % PERCENT, m[e].max,
+    printf("\"%s\":{\"unit\":\"%s\",\"n\":%lu,\"min\":%lu,\"mean\":%lu.%02lu,\"max\":%lu}%s",
+           part, cycle_unit, m[e].count, m[e].min, mean_x100 / PERCENT, mean_x100 % PERCENT, m[e].max,
            last ? "" : ",");
 }
 
@@ -182,7 +215,7 @@ static void bench_fault_zero(void)
 {
     char *area = sbrk((long)(FAULT_PAGES + FAULT_WARMUP) * PAGE_BYTES);
     if (ptr_error(area)) {
-        printf("lat: fault_zero: sbrk: %s\n", strerror(ptr_error(area)));
+        bench_failed("fault_zero", "sbrk: %s", strerror(ptr_error(area)));
         return;
     }
     for (int i = 0; i < FAULT_WARMUP; i++)
@@ -196,7 +229,7 @@ static void bench_fault_zero(void)
         uint64_t t1 = now();
         samples[i] = net(t0, t1);
     }
-    report_unit("fault_zero", "instructions", FAULT_WARMUP, samples, FAULT_PAGES, true);
+    report_unit("fault_zero", insn_unit, FAULT_WARMUP, samples, FAULT_PAGES, true);
     printf("\"parts\":{");
     report_meter_part("entry_to_frame", FL_METER_FAULT_ENTRY_TO_FRAME, false);
     report_meter_part("zeroing", FL_METER_FAULT_ZERO, false);
@@ -212,7 +245,7 @@ static char *dirty_pages(const char *bench, int n)
 {
     char *area = sbrk((long)n * PAGE_BYTES);
     if (ptr_error(area)) {
-        printf("lat: %s: sbrk: %s\n", bench, strerror(ptr_error(area)));
+        bench_failed(bench, "sbrk: %s", strerror(ptr_error(area)));
         return NULL;
     }
     for (int i = 0; i < n; i++)
@@ -231,7 +264,8 @@ static void bench_touch_after(const char *name, int op, enum fl_meter_event part
         return;
     long done = vmctl(op, area, (unsigned long)total * PAGE_BYTES);
     if (done != total) {
-        printf("lat: %s: vmctl: %s\n", name, done < 0 ? strerror((int)-done) : "not every page moved");
+        bench_failed(name, "vmctl: %s%s", done < 0 ? strerror((int)-done) : "not every page moved",
+                     done == -ENOSPC ? " (it needs a swap device: a disk)" : "");
         sbrk(-(long)total * PAGE_BYTES);
         return;
     }
@@ -248,9 +282,12 @@ static void bench_touch_after(const char *name, int op, enum fl_meter_event part
         samples[i] = net(t0, t1);
         bad += c != (char)(PAGEIN_WARMUP + i + 1);
     }
-    if (bad)
-        printf("lat: %s: %d pages came back wrong\n", name, bad);
-    report_unit(name, "instructions", PAGEIN_WARMUP, samples, PAGEIN_PAGES, true);
+    if (bad) {
+        bench_failed(name, "%d pages came back wrong", bad);
+        sbrk(-(long)total * PAGE_BYTES);
+        return;
+    }
+    report_unit(name, insn_unit, PAGEIN_WARMUP, samples, PAGEIN_PAGES, true);
     printf("\"parts\":{");
     report_meter_part(part, part_event, part_event != FL_METER_PAGEIN);
     if (part_event == FL_METER_PAGEIN)
@@ -285,7 +322,7 @@ static void bench_swapin(void)
             meter_reset();
         long rc = vmctl(FL_VMCTL_SWAPOUT, NULL, 0);
         if (rc) {
-            printf("lat: swapin: vmctl: %s (it needs mm=swap)\n", strerror((int)-rc));
+            bench_failed("swapin", "vmctl: %s (it needs mm=swap and a disk)", strerror((int)-rc));
             sbrk(-(long)SWAP_PAGES * PAGE_BYTES);
             return;
         }
@@ -293,10 +330,13 @@ static void bench_swapin(void)
     int bad = 0;
     for (int i = 0; i < SWAP_PAGES; i++)
         bad += area[(long)i * PAGE_BYTES] != (char)(i + 1);
-    if (bad)
-        printf("lat: swapin: %d pages came back wrong\n", bad);
-    printf("FL-JSON {\"bench\":\"swapin\",\"unit\":\"cycles\",\"rounds\":%d,\"warmup\":%d,"
-           "\"heap_pages\":%d,\"parts\":{", SWAP_ROUNDS, SWAP_WARMUP, SWAP_PAGES);
+    if (bad) {
+        bench_failed("swapin", "%d pages came back wrong", bad);
+        sbrk(-(long)SWAP_PAGES * PAGE_BYTES);
+        return;
+    }
+    printf("FL-JSON {\"bench\":\"swapin\",\"unit\":\"%s\",\"rounds\":%d,\"warmup\":%d,"
+           "\"heap_pages\":%d,\"parts\":{", cycle_unit, SWAP_ROUNDS, SWAP_WARMUP, SWAP_PAGES);
     report_meter_part("swapout", FL_METER_SWAPOUT, false);
     report_meter_part("swapin", FL_METER_SWAPIN, false);
     report_meter_part("device_wait", FL_METER_SWAP_WAIT, true);
@@ -407,7 +447,7 @@ static void bench_signal_cross(void)
 {
     struct fl_sysinfo si;
     if (sysinfo(&si) < 0 || si.nharts < 2) {
-        printf("lat: signal_cross needs 2 harts; skipped\n");
+        bench_failed("signal_cross", "it needs 2 harts");
         return;
     }
     static uint64_t delivery[CROSS_SAMPLES], ret[CROSS_SAMPLES];
@@ -416,7 +456,7 @@ static void bench_signal_cross(void)
     cross_stop = 0;
     int tid = thread_create(cross_target, NULL);
     if (tid < 0) {
-        printf("lat: signal_cross: thread_create: %s\n", strerror(-tid));
+        bench_failed("signal_cross", "thread_create: %s", strerror(-tid));
         return;
     }
     sleep(CROSS_WAIT_MS * 10);                 /* let it reach hart 1 and spin */
@@ -440,12 +480,12 @@ static void bench_signal_cross(void)
     thread_join(tid, NULL);
     signal(SIGUSR2, SIG_DFL_HANDLER);
     set_affinity(0, -1);
-    report_unit("signal_cross", "cycles", CROSS_WARMUP, samples, n, true);
+    report_unit("signal_cross", cycle_unit, CROSS_WARMUP, samples, n, true);
     sort(delivery, n);
     sort(ret, n);
-    printf("\"parts\":{\"delivery\":{\"unit\":\"cycles\",\"n\":%d,\"min\":%lu,\"median\":%lu,\"max\":%lu},"
-           "\"return\":{\"unit\":\"cycles\",\"n\":%d,\"min\":%lu,\"median\":%lu,\"max\":%lu}}}\n",
-           n, delivery[0], delivery[n / 2], delivery[n - 1], n, ret[0], ret[n / 2], ret[n - 1]);
+    printf("\"parts\":{\"delivery\":{\"unit\":\"%s\",\"n\":%d,\"min\":%lu,\"median\":%lu,\"max\":%lu},"
+           "\"return\":{\"unit\":\"%s\",\"n\":%d,\"min\":%lu,\"median\":%lu,\"max\":%lu}}}\n",
+           cycle_unit, n, delivery[0], delivery[n / 2], delivery[n - 1], cycle_unit, n, ret[0], ret[n / 2], ret[n - 1]);
 }
 
 /* ------------------------------------------------------------ meters */
@@ -463,9 +503,9 @@ static void print_meters(const char *bench)
         uint64_t hist[HIST_BUCKETS] = { 0 };
         for (int b = 0; b < FL_METER_BUCKETS; b++)
             hist[b] = m[e].hist[b];
-        printf("%s{\"event\":\"%s\",\"hart\":%d,\"unit\":\"cycles\",\"count\":%lu,"
+        printf("%s{\"event\":\"%s\",\"hart\":%d,\"unit\":\"%s\",\"count\":%lu,"
                "\"min\":%lu,\"max\":%lu,\"sum\":%lu,",
-               e ? "," : "", meter_names[e], m[e].hart, m[e].count,
+               e ? "," : "", meter_names[e], m[e].hart, cycle_unit, m[e].count,
                m[e].count ? m[e].min : 0, m[e].max, m[e].sum);
         print_hist(hist);
         printf("}");
@@ -492,12 +532,62 @@ static const struct bench benches[] = {
     { "swapin", bench_swapin },
 };
 
+static const struct bench *find_bench(const char *name)
+{
+    for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
+        if (strcmp(name, benches[i].name) == 0)
+            return &benches[i];
+    return NULL;
+}
+
+static void usage(int fd)
+{
+    fprintf(fd, "usage: lat [NAME...]   run every benchmark, or only those named\n"
+                "       lat meters      print the kernel meters, then reset them\n"
+                "       lat -h          this text\n"
+                "benchmarks:");
+    for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
+        fprintf(fd, " %s", benches[i].name);
+    fprintf(fd, "\n(pagein needs a disk, swapin mm=swap and a disk, signal_cross 2 harts;"
+                " docs/measurement.md)\n");
+}
+
+/* Units from what the kernel found the counters to count; the start line
+ * tells a reader of the log the same. */
+static void start_line(void)
+{
+    struct fl_sysinfo si;
+    bool icount = false;
+    unsigned harts = 0, shift = 0;
+    if (sysinfo(&si) == 0) {
+        icount = si.counters == FL_COUNTERS_ICOUNT;
+        shift = si.icount_shift;
+        harts = si.nharts;
+    }
+    insn_unit = icount ? "instructions" : "host-cycles";
+    cycle_unit = icount ? "cycles" : "host-cycles";
+    printf("FL-JSON {\"lat\":\"start\",\"counters\":\"%s\",\"icount_shift\":%u,\"harts\":%u}\n",
+           icount ? "icount" : "host", shift, harts);
+}
+
 int main(int argc, char *argv[])
 {
+    for (int a = 1; a < argc; a++) {
+        if (strcmp(argv[a], "-h") == 0 || strcmp(argv[a], "--help") == 0) {
+            usage(1);
+            return 0;
+        }
+        if (!find_bench(argv[a]) && !(argc == 2 && strcmp(argv[a], "meters") == 0)) {
+            fprintf(2, "lat: unknown benchmark '%s'\n", argv[a]);
+            usage(2);
+            return EXIT_USAGE;
+        }
+    }
+    start_line();
     if (argc == 2 && strcmp(argv[1], "meters") == 0) {
         print_meters("meters");
         meter_reset();
-        printf("FL-JSON {\"lat\":\"done\"}\n");
+        printf("FL-JSON {\"lat\":\"done\",\"failed\":0}\n");
         return 0;
     }
     measure_overhead();
@@ -511,6 +601,6 @@ int main(int argc, char *argv[])
         benches[i].run();
         print_meters(benches[i].name);
     }
-    printf("FL-JSON {\"lat\":\"done\"}\n");
-    return 0;
+    printf("FL-JSON {\"lat\":\"done\",\"failed\":%d}\n", failures);
+    return failures ? EXIT_FAILED : 0;
 }

@@ -163,7 +163,15 @@ struct fl_sysinfo {
     uint32_t nharts;
     uint32_t nprocs;         /* live processes */
     uint64_t timebase_hz;
+    /* What rdcycle and rdinstret count, as the kernel found at boot:
+     * FL_COUNTERS_ICOUNT (retired instructions, QEMU -icount; each
+     * instruction is 2^icount_shift ticks) or FL_COUNTERS_HOST (the host's
+     * cycle counter: host time, not instructions). */
+    uint32_t counters;
+    uint32_t icount_shift;
 };
+#define FL_COUNTERS_HOST   0
+#define FL_COUNTERS_ICOUNT 1
 
 /*
  * In-kernel latency meters. Each event is the time between two named probe
@@ -176,10 +184,12 @@ struct fl_sysinfo {
     X(SYSCALL_ENTRY, "syscall.entry", "trap entry -> syscall dispatch") \
     X(SYSCALL_BODY,  "syscall.body",  "syscall dispatch -> handler returned") \
     X(SYSCALL_EXIT,  "syscall.exit",  "handler returned -> trap exit (before register restore)") \
-    X(FAULT_ENTRY_TO_FRAME, "fault.entry_to_frame", "fault entry -> frame obtained") \
-    X(FAULT_ZERO,           "fault.zero_frame",     "frame obtained -> frame zeroed") \
-    X(FAULT_FRAME_TO_MAP,   "fault.frame_to_map",   "frame zeroed -> mapping installed") \
+    X(FAULT_ENTRY_TO_FRAME, "fault.entry_to_frame", "fault entry -> frame obtained (faults that never left the hart)") \
+    X(FAULT_ZERO,           "fault.zero_frame",     "frame obtained -> frame zeroed or read from its slot (same)") \
+    X(FAULT_FRAME_TO_MAP,   "fault.frame_to_map",   "frame filled -> mapping installed (same)") \
     X(FAULT_MAP_TO_EXIT,    "fault.map_to_exit",    "mapping installed -> fault exit") \
+    X(FAULT_WAITED_WORK,    "fault.waited_work",    "a fault that left the hart: entry -> resolved, less fault.wait (its legs above are not recorded)") \
+    X(FAULT_WAIT,           "fault.wait",           "a fault that left the hart: its time switched out (disk, room) or in interrupts") \
     X(SIGNAL_POST_TO_IPI,          "signal.post_to_ipi",          "signal posted -> IPI sent") \
     X(SIGNAL_IPI_TO_INTERRUPT,     "signal.ipi_to_interrupt",     "IPI sent -> target interrupted") \
     X(SIGNAL_INTERRUPT_TO_HANDLER, "signal.interrupt_to_handler", "target interrupted -> handler entered") \

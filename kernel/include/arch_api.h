@@ -39,6 +39,12 @@ const char *arch_ipi_init(void);
 void arch_ipi_send(uint32_t hartid);
 void arch_ipi_clear(void);
 
+/* --- counters --- */
+/* True if the cycle and instret counters count retired instructions
+ * (QEMU -icount; *shift = log2 of the ticks per instruction), false if
+ * they follow the host's clock. Boot hart, before other harts start. */
+bool arch_counters_probe(unsigned *shift);
+
 /* --- power --- */
 _Noreturn void arch_poweroff(int code);
 

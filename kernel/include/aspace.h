@@ -111,6 +111,8 @@ struct fault_probe {
     uint64_t frame_at;     /* a frame was obtained */
     uint64_t zeroed_at;    /* it was filled (zeroed, or read from its slot) */
     uint64_t mapped_at;    /* the mapping was installed */
+    uint64_t off_at_entry; /* the thread's offcpu_cycles at fault entry: had
+                              it grown, the fault left the hart (trap.c) */
 };
 
 /* The fault dispatcher: 0 if the page is now present, -EFAULT if the

@@ -27,11 +27,14 @@ static inline void meter_record(enum fl_meter_event e, uint64_t start, uint64_t 
 }
 void meters_init(bool enabled);      /* also calibrates METER_SELF */
 
-/* For paths that may sleep (device I/O): the current thread's switched-out
- * cycles so far, and a record of the interval since `start` split into
- * what the thread ran (event run) and what it spent switched out (event
- * wait). */
-uint64_t meter_offcpu(void);
+/* For paths that may sleep (device I/O): meter_split_start returns the
+ * clock and stores the current thread's switched-out cycles so far;
+ * meter_record_split records the interval since then split into what the
+ * thread ran (event run) and what it spent switched out or in interrupts
+ * (event wait). Each reads the clock and the switched-out cycles with
+ * interrupts masked: an interrupt between the two reads would land in one
+ * and not the other, and be taken off (or left in) work it was not part of. */
+uint64_t meter_split_start(uint64_t *offcpu_at_start);
 void meter_record_split(enum fl_meter_event run, enum fl_meter_event wait,
                         uint64_t start, uint64_t offcpu_at_start);
 

@@ -53,7 +53,7 @@ static int bring_in(struct aspace *as, struct region *r, vaddr_t page, void *lea
 {
     /* Page-in meters only: a first touch should not pay for them. */
     bool pagein = li->state == LEAF_SWAPPED;
-    uint64_t start = pagein ? meter_now() : 0, off = pagein ? meter_offcpu() : 0;
+    uint64_t off = 0, start = pagein ? meter_split_start(&off) : 0;
     int err;
     bool made_room;
     paddr_t pa = mm_alloc_frame(as, page, &err, &made_room);

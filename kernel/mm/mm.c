@@ -50,7 +50,7 @@ paddr_t mm_alloc_frame_slow(struct aspace *as, vaddr_t va, int *err, bool *made_
 
 int mm_evict_page(struct aspace *as, void *leaf, paddr_t pa)
 {
-    uint64_t start = meter_now(), off = meter_offcpu();
+    uint64_t off, start = meter_split_start(&off);
     struct leaf_info li;
     mmu_leaf_read(leaf, &li);
     unsigned bits = mmu_leaf_take(leaf);

@@ -138,7 +138,7 @@ static void out_leaf(vaddr_t va, void *leaf, void *arg)
  * want back. */
 static int swap_out_locked(struct proc *p, struct aspace *as, uint32_t need)
 {
-    uint64_t start = meter_now(), off = meter_offcpu();
+    uint64_t off, start = meter_split_start(&off);
     uint32_t n = (uint32_t)as->resident;
     uint32_t extent = n ? swap_alloc(n) : SWAP_NONE;
     struct out_ctx c = { .as = as, .next_slot = extent,
@@ -298,7 +298,7 @@ static void in_leaf(vaddr_t va, void *leaf, void *arg)
 
 static void swap_in(struct proc *p)
 {
-    uint64_t start = meter_now(), off = meter_offcpu();
+    uint64_t off, start = meter_split_start(&off);
     struct aspace *as = p->as;
     bool lent = p->swap_lent;
     if (!lent)

@@ -116,11 +116,32 @@ static bool interrupt(uint64_t code)
     }
 }
 
-/* A fault the dispatcher resolved: record its legs. */
+/* A fault that spent time switched out (waiting for the disk or for
+ * room) or in interrupts: where in it that time fell is not known, so its
+ * legs are not recorded; its own work from entry to now (the fault
+ * resolved, interrupts off) less that time is fault.waited_work, and the
+ * time is fault.wait. Out of line, so that the common fault (and every
+ * system call sharing user_trap's frame) does not pay for its registers. */
+static __attribute__((noinline, cold)) void meter_fault_waited(const struct trapframe *tf,
+                                                                uint64_t waited)
+{
+    meter_record(FL_METER_FAULT_WAITED_WORK, tf->entry_stamp + waited, meter_now());
+    meter_record(FL_METER_FAULT_WAIT, 0, waited);
+}
+
+/* A fault the dispatcher resolved: record its legs, which are the
+ * thread's own work only if it never left the hart. A fault that waited
+ * must not pass its wait off as work. */
 static void meter_fault(const struct trapframe *tf, const struct fault_probe *fp)
 {
     if (!fp->frame_at)
         return;               /* no frame was needed (another thread won) */
+    const struct thread *t = container_of(tf, struct thread, tf);
+    uint64_t waited = t->offcpu_cycles - fp->off_at_entry;
+    if (waited) {
+        meter_fault_waited(tf, waited);
+        return;
+    }
     meter_record(FL_METER_FAULT_ENTRY_TO_FRAME, tf->entry_stamp, fp->frame_at);
     meter_record(FL_METER_FAULT_ZERO, fp->frame_at, fp->zeroed_at);
     meter_record(FL_METER_FAULT_FRAME_TO_MAP, fp->zeroed_at, fp->mapped_at);
@@ -144,6 +165,7 @@ static void user_exception(struct trapframe *tf, uint64_t code, uint64_t stval,
 {
     enum access a;
     if (page_fault_access(code, &a)) {
+        fp->off_at_entry = container_of(tf, struct thread, tf)->offcpu_cycles;
         arch_intr_on();
         int rc = vm_fault(current_proc()->as, stval, a, fp);
         arch_intr_off();

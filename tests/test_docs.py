@@ -1,0 +1,80 @@
+"""docs/ quotes figures the tools produce (`make docs-results`): what is
+committed must be exactly what the tools render from the committed data,
+so a hand edit, a stale table or a format change without regenerating
+fails here. The numbers themselves are not checked (some move between
+runs); their format and their agreement with the data are. Host only."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+import docblocks
+import mmbench
+import report
+
+pytestmark = pytest.mark.host
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS = ROOT / "docs" / "results"
+MEASUREMENT = ROOT / "docs" / "measurement.md"
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def bench_doc():
+    return json.loads((RESULTS / "results.json").read_text())
+
+
+@pytest.fixture(scope="module")
+def mm_results():
+    return json.loads((RESULTS / "mm.json").read_text())
+
+
+def test_bench_reports_are_what_the_tool_renders(bench_doc):
+    parsed = report.parsed_from_doc(bench_doc)
+    meta = bench_doc["metadata"]
+    assert (RESULTS / "results.md").read_text() == report.results_markdown(
+        parsed, meta, bench_doc["plots"])
+    assert (RESULTS / "meters.md").read_text() == report.meters_markdown(parsed)
+    quoted = docblocks.block(MEASUREMENT.read_text(), "bench-summary")
+    assert quoted == report.summary_markdown(parsed, meta)
+
+
+def test_committed_bench_run_is_complete(bench_doc):
+    """The run kept in docs/ is a whole `make bench` under icount: every
+    benchmark in its configuration, none missing or failed, and the plots
+    it lists are there (and no stale one besides)."""
+    assert bench_doc["missing"] == [] and bench_doc["failed"] == []
+    assert bench_doc["unfinished"] == []
+    assert set(bench_doc["benches"]) == set(report.BENCH_NAMES)
+    assert set(bench_doc["runs"]) == {r.name for r in report.RUNS}
+    assert all(r["counters"] == "icount" for r in bench_doc["runs"].values())
+    assert all(b["unit"] in ("instructions", "cycles") for b in bench_doc["benches"].values())
+    assert "paths.png" in bench_doc["plots"]
+    for name in bench_doc["plots"]:
+        assert (RESULTS / name).read_bytes().startswith(PNG_MAGIC), name
+    pngs = {p.name for p in RESULTS.glob("*.png")} - {"mm.png"}
+    assert pngs == set(bench_doc["plots"])
+    for run in report.RUNS:
+        assert (RESULTS / f"console-{run.name}.log").exists()
+
+
+def test_mm_reports_are_what_the_tool_renders(mm_results):
+    assert [r["config"] for r in mm_results] == list(mmbench.CONFIGS)
+    assert all(r["n_runs"] >= 2 for r in mm_results)        # repeated: what moves shows
+    assert (RESULTS / "mm.md").read_text() == mmbench.markdown(mm_results)
+    quoted = docblocks.block(MEASUREMENT.read_text(), "mm-summary")
+    assert quoted == mmbench.summary_markdown(mm_results)
+    assert (RESULTS / "mm.png").read_bytes().startswith(PNG_MAGIC)
+    assert all(r["bad_pages_max"] == 0 for r in mm_results)
+
+
+def test_generated_blocks(tmp_path):
+    doc = tmp_path / "d.md"
+    doc.write_text("intro\n<!-- begin:x -->\nold\n<!-- end:x -->\ntail\n")
+    assert docblocks.rewrite(doc, {"x": "new | table"}) == ["x"]
+    assert doc.read_text() == "intro\n<!-- begin:x -->\nnew | table\n<!-- end:x -->\ntail\n"
+    assert docblocks.rewrite(doc, {"x": "new | table\n"}) == []
+    with pytest.raises(docblocks.BlockError):
+        docblocks.rewrite(doc, {"missing": "text"})
