@@ -258,15 +258,6 @@ long sys_dup(uint64_t fd)
     return nfd;
 }
 
-static long console_read_user(uint64_t ubuf, uint64_t n)
-{
-    char buf[CONSOLE_BUF_SIZE];
-    long got = console_read(buf, MIN(n, sizeof buf));
-    if (got > 0 && copy_to_user(ubuf, buf, (uint64_t)got))
-        return -EFAULT;
-    return got;
-}
-
 long sys_read(uint64_t fd, uint64_t ubuf, uint64_t n)
 {
     struct file *f = fd_get(fd);

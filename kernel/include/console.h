@@ -7,10 +7,12 @@
 /* Writes whole under the console lock (so lines from different harts do
  * not interleave); usable from any context, user text or kernel messages. */
 void console_write(const char *s, size_t n);
-/* Blocks until a line (or EOF) is available; returns bytes, 0 at EOF, -EINTR if killed. */
-long console_read(char *dst, size_t n);
-/* Called from the UART interrupt for each received byte. */
-void console_input(int c);
+/* read() on the console into user memory: blocks until a line, a piece of
+ * an over-long line, or EOF is there;
+ * returns bytes (at most one line), 0 at EOF, -EINTR, -EFAULT. */
+long console_read_user(uint64_t ubuf, uint64_t n);
+/* The UART has input (its interrupt): takes what the ring has room for. */
+void console_receive(void);
 /* Before a panic: writes go straight to the UART, ignoring the lock. */
 void console_panic_mode(void);
 
