@@ -1,6 +1,7 @@
 /*
  * The console: kernel and user output to the UART, and a line discipline
- * for input (echo, backspace, ^U kills the line, ^D ends input, CR as NL).
+ * for input (echo, backspace, ^U kills the line, ^D ends input, CR as NL,
+ * ^C and ^\ signal the foreground process group).
  *
  * Input: the UART interrupt hands every received byte to the line
  * discipline from the moment interrupts are on, before any process reads,
@@ -15,13 +16,21 @@
  * follows as more pieces (the shell then reports the whole line as too
  * long). A reader sleeps until a piece, a whole line or ^D is there.
  *
- * Lock: console_lock (spin); taken from the UART interrupt too.
+ * Foreground group: ^C (SIGINT) and ^\ (SIGQUIT) go to every process of
+ * the console's foreground process group (pgrp.c), and only a process of
+ * that group may read: a reader of another group (a background job) waits
+ * until its group is in the foreground, so it cannot take what was typed
+ * for the shell. With no foreground group set, anyone may read.
+ *
+ * Lock: console_lock (spin); taken from the UART interrupt too. Signals
+ * are sent after it is released (proc.lock is taken before it).
  */
 #include "console.h"
 #include "uart.h"
 #include "spinlock.h"
 #include "proc.h"
 #include "signal.h"
+#include "pgrp.h"
 #include "usercopy.h"
 #include "config.h"
 #include <arch/sbi.h>
@@ -41,11 +50,12 @@ static bool panicking;
 
 /* Ring of typed bytes: [r, w) is committed (readable), [w, e) is the line
  * being edited. held: the ring was full and the UART's receive interrupt
- * is masked. */
+ * is masked. fg_pgid: the foreground process group, 0 if none. */
 static struct {
     char buf[CONSOLE_BUF_SIZE];
     uint32_t r, w, e;
     bool held;
+    int fg_pgid;
 } in;
 
 static void out(char c)
@@ -57,6 +67,12 @@ static void out(char c)
     } else {
         sbi_console_putchar(c);
     }
+}
+
+static void out_str(const char *s)
+{
+    while (*s)
+        out(*s++);
 }
 
 void console_panic_mode(void) { panicking = true; }
@@ -87,47 +103,70 @@ static void commit(void)
 }
 
 /* One received byte through the line discipline; caller holds the lock
- * and has checked there is room. */
-static void receive(int c)
+ * and has checked there is room. Returns the signal it asks for, or 0. */
+static int receive(int c)
 {
     if (c == '\r')
         c = '\n';
     switch (c) {
+    case CTRL('C'):
+    case CTRL('\\'):
+        /* Like a terminal: the line being typed is abandoned (what was
+         * already handed over stays), "^C" is shown, and the next output
+         * starts on a new line. */
+        in.e = in.w;
+        out_str(c == CTRL('C') ? "^C\n" : "^\\\n");
+        return c == CTRL('C') ? SIGINT : SIGQUIT;
     case CTRL('U'):
         while (in.e != in.w)
             erase_one();
-        break;
+        return 0;
     case KEY_BACKSPACE:
     case KEY_DELETE:
         if (in.e != in.w)
             erase_one();
-        break;
+        return 0;
     case 0:
-        break;                 /* a line break condition reads as NUL: not input */
+        return 0;              /* a line break condition reads as NUL: not input */
     default:
         in.buf[in.e++ % CONSOLE_BUF_SIZE] = (char)c;
         if (c != CTRL('D'))
             out((char)c);
         if (c == '\n' || c == CTRL('D') || in.e - in.w == FL_CONSOLE_LINE_MAX)
             commit();
-        break;
+        return 0;
     }
 }
 
 void console_receive(void)
 {
+    uint64_t sigs = 0;
     spin_lock(&console_lock);
     while (ring_has_room()) {
         int c = uart_getc();
         if (c < 0)
             break;
-        receive(c);
+        int sig = receive(c);
+        if (sig)
+            sigs |= FL_SIGMASK(sig);
     }
     if (!ring_has_room() && !in.held) {
         in.held = true;               /* the rest waits in the UART and the host */
         uart_rx_interrupts(false);
     }
+    int fg = in.fg_pgid;
     spin_unlock(&console_lock);
+    for (int sig = 1; sigs && fg > 0 && sig < NSIG; sig++)
+        if (sigs & FL_SIGMASK(sig))
+            pgrp_kill(fg, sig);
+}
+
+/* Whether the current process may read now: it is in the foreground
+ * group, or there is none. Caller holds the lock. */
+static bool may_read(void)
+{
+    struct proc *p = current_proc();
+    return in.fg_pgid == 0 || !p || __atomic_load_n(&p->pgid, __ATOMIC_RELAXED) == in.fg_pgid;
 }
 
 /* Takes up to n committed bytes, stopping after a newline; *done is set
@@ -139,7 +178,7 @@ static long take(char *dst, size_t n, bool block, bool *done)
 {
     size_t got = 0;
     *done = false;
-    while (in.r == in.w) {
+    while (in.r == in.w || !may_read()) {
         if (!block)
             return 0;
         if (thread_interrupted())
@@ -187,4 +226,27 @@ long console_read_user(uint64_t ubuf, uint64_t n)
         copied += (uint64_t)got;
     }
     return (long)copied;
+}
+
+int console_foreground(void)
+{
+    spin_lock(&console_lock);
+    int fg = in.fg_pgid;
+    spin_unlock(&console_lock);
+    return fg;
+}
+
+void console_set_foreground(int pgid)
+{
+    spin_lock(&console_lock);
+    in.fg_pgid = pgid;
+    wakeup(&in.r);             /* readers that waited for the foreground */
+    spin_unlock(&console_lock);
+}
+
+void console_wake_readers(void)
+{
+    spin_lock(&console_lock);
+    wakeup(&in.r);
+    spin_unlock(&console_lock);
 }

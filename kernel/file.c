@@ -294,6 +294,14 @@ long sys_read(uint64_t fd, uint64_t ubuf, uint64_t n)
     return -EBADF;
 }
 
+long files_fd_is_console(uint64_t fd)
+{
+    struct file *f = fd_get(fd);
+    if (!f)
+        return -EBADF;
+    return f->kind == FILE_CONSOLE ? 0 : -ENOTTY;
+}
+
 static long console_write_user(uint64_t ubuf, uint64_t n)
 {
     char buf[CONSOLE_CHUNK];
