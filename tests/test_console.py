@@ -93,7 +93,11 @@ class Terminal:
         return self._text[start:found.start()]
 
     def send(self, data):
-        self.child.send(data)
+        """Writes all of data; blocks while the terminal's input queue is
+        full (QEMU is not reading: the guest holds input back)."""
+        view = memoryview(data)
+        while view:
+            view = view[self.child.send(bytes(view)):]
 
     def type_line(self, line):
         self.send(line.encode() + b"\r")
@@ -216,6 +220,22 @@ def test_paste_of_many_lines(term):
     for i in range(8):
         term.expect(rf"paste-{i}-z{{50}}\n")
     assert "not found" not in term.tail()
+    term.expect_prompt()
+    assert_shell_works(term)
+
+
+def test_input_beyond_the_buffer_waits_upstream(term):
+    """About 9 KiB pasted while the shell is busy, twice the console's
+    4096-byte ring: the console stops taking bytes when the ring is full,
+    the rest waits in QEMU and the terminal, and every line still runs."""
+    term.type_line("sleep 2000")
+    term.expect(r"sleep 2000\n")
+    lines = [f'echo flow""-{i:03d}-' + "q" * 60 for i in range(120)]
+    assert sum(len(line) + 1 for line in lines) > 2 * 4096
+    term.send("".join(line + "\r" for line in lines).encode())
+    for i in range(len(lines)):
+        term.expect(rf"flow-{i:03d}-q{{60}}\n", timeout=120)
+    assert "not found" not in term.tail(20000)
     term.expect_prompt()
     assert_shell_works(term)
 
