@@ -328,7 +328,11 @@ static void job_done(const struct job *j)
 static void job_control_start(void)
 {
     shell_pgid = getpid();
-    if (setpgid(0, 0) < 0 || tcsetpgrp(STDIN_FILENO, shell_pgid) < 0)
+    /* A group leader already (init=/sh makes the shell lead its session,
+     * which may not change group) keeps its group. */
+    if (getpgid(0) != shell_pgid && setpgid(0, 0) < 0)
+        return;
+    if (tcsetpgrp(STDIN_FILENO, shell_pgid) < 0)
         return;               /* not the console's session: no job control */
     signal(SIGINT, on_interrupt);
     signal(SIGQUIT, on_interrupt);
