@@ -30,8 +30,9 @@ static inline void wr(int reg, uint8_t v) { uart[reg] = v; }
  * The firmware has already set the UART up (8N1, FIFOs on) and printed
  * through it, and bytes typed since then wait in its receive FIFO. Nothing
  * here may clear that FIFO: the FIFO-clear bits are left 0, and the FIFO
- * enable is written as the firmware left it (QEMU also empties the FIFOs
- * when the enable bit changes). QEMU hands the UART more host input only
+ * enable bit is written 1, as OpenSBI left it (QEMU also empties the
+ * FIFOs when that bit changes; firmware that left the FIFOs off would
+ * lose what it held here). QEMU hands the UART more host input only
  * after the guest reads a byte, so a byte cleared here would also leave
  * the rest of a pasted line stuck in QEMU until the next key.
  */
