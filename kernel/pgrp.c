@@ -110,8 +110,8 @@ long sys_setpgid(uint64_t upid, uint64_t upgid)
         rc = -EPERM;                 /* another session's, or a session leader */
     else if (pgid != 0 && pgid != t->pid && !group_in_session(pgid, self->sid))
         rc = -EPERM;                 /* no such group in this session */
-    else
-        t->pgid = pgid ? pgid : t->pid;
+    else   /* atomic: the console reads a reader's pgid without wait_lock */
+        __atomic_store_n(&t->pgid, pgid ? pgid : t->pid, __ATOMIC_RELAXED);
     spin_unlock(&wait_lock);
     if (rc == 0)
         console_wake_readers();      /* it may have joined or left the foreground */
@@ -138,7 +138,8 @@ long sys_setsid(void)
     if (self->pgid == self->pid) {
         rc = -EPERM;                 /* a group leader would leave its group behind */
     } else {
-        self->pgid = self->sid = self->pid;
+        __atomic_store_n(&self->pgid, self->pid, __ATOMIC_RELAXED);
+        __atomic_store_n(&self->sid, self->pid, __ATOMIC_RELAXED);
         rc = self->pid;
     }
     spin_unlock(&wait_lock);
