@@ -209,6 +209,8 @@ static const struct {
     { "kill",        "kill [-SIG] PID|-PGID...: send a signal (default TERM)" },
     { "lat",         "microbenchmarks of system calls, faults and signals" },
     { "ls",          "ls [NAME...]: list files with type and size" },
+    { "man",         "man [SECTION] NAME: show a manual page" },
+    { "nroff",       "nroff [-man] [FILE...]: format text for the terminal" },
     { "pgtests",     "in-guest tests of process groups and the console" },
     { "ps",          "one line per process" },
     { "sh",          "sh [FILE]: this shell" },
