@@ -258,15 +258,6 @@ long sys_dup(uint64_t fd)
     return nfd;
 }
 
-static long console_read_user(uint64_t ubuf, uint64_t n)
-{
-    char buf[CONSOLE_BUF_SIZE];
-    long got = console_read(buf, MIN(n, sizeof buf));
-    if (got > 0 && copy_to_user(ubuf, buf, (uint64_t)got))
-        return -EFAULT;
-    return got;
-}
-
 long sys_read(uint64_t fd, uint64_t ubuf, uint64_t n)
 {
     struct file *f = fd_get(fd);
@@ -301,6 +292,14 @@ long sys_read(uint64_t fd, uint64_t ubuf, uint64_t n)
     }
     }
     return -EBADF;
+}
+
+long files_fd_is_console(uint64_t fd)
+{
+    struct file *f = fd_get(fd);
+    if (!f)
+        return -EBADF;
+    return f->kind == FILE_CONSOLE ? 0 : -ENOTTY;
 }
 
 static long console_write_user(uint64_t ubuf, uint64_t n)

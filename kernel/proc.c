@@ -10,6 +10,7 @@
 #include "kstring.h"
 #include "usercopy.h"
 #include "signal.h"
+#include "pgrp.h"
 #include <faultline/errno.h>
 
 struct proc procs[MAX_PROCS];
@@ -53,6 +54,7 @@ struct proc *proc_alloc(void)
         p->swap_need = 0;
         p->swap_stamp = p->last_ran = arch_read_time();
         p->name[0] = '\0';
+        p->pgid = p->sid = 0;      /* set by fork (pgrp_fork) or for init */
         spin_unlock(&p->lock);
         return p;
     }
@@ -98,6 +100,7 @@ void proc_start_init(const char *path)
     if (!t)
         panic("no thread for init");
     kstrlcpy(p->name, "init", sizeof p->name);
+    pgrp_init_first(p);
     p->nthreads = 1;
     t->kentry = init_entry;
     t->karg = (void *)path;
@@ -137,6 +140,7 @@ long proc_fork(void)
 
     spin_lock(&wait_lock);
     child->parent = parent;
+    pgrp_fork(parent, child);
     spin_unlock(&wait_lock);
 
     int pid = child->pid;
@@ -297,10 +301,31 @@ long proc_wait(int pid, uint64_t status_uva, int flags)
     }
 }
 
+bool proc_is_init(const struct proc *p) { return p == init_proc; }
+
+void proc_post_signal(struct proc *p, int sig)
+{
+    if (sig != SIGKILL) {
+        signal_post_process(p, sig);   /* caught, ignored or default */
+    } else {
+        if (!p->killed)
+            p->killed = sig;
+        nudge_threads(p, current_thread());
+    }
+}
+
 long proc_kill(int pid, int sig)
 {
     if (sig <= 0 || sig >= NSIG)
         return -EINVAL;
+    /* POSIX: 0 is the caller's group, -pgid a group. -1 ("every
+     * process") is not offered. */
+    if (pid == -1)
+        return -EINVAL;
+    if (pid == 0)
+        return pgrp_kill(__atomic_load_n(&current_proc()->pgid, __ATOMIC_RELAXED), sig);
+    if (pid < 0)
+        return pid == INT32_MIN ? -ESRCH : pgrp_kill(-pid, sig);   /* -INT32_MIN overflows */
     for (int i = 0; i < MAX_PROCS; i++) {
         struct proc *p = &procs[i];
         spin_lock(&p->lock);
@@ -309,13 +334,7 @@ long proc_kill(int pid, int sig)
                 spin_unlock(&p->lock);
                 return -EPERM;
             }
-            if (sig != SIGKILL) {
-                signal_post_process(p, sig);   /* caught, ignored or default */
-            } else {
-                if (!p->killed)
-                    p->killed = sig;
-                nudge_threads(p, current_thread());
-            }
+            proc_post_signal(p, sig);
             spin_unlock(&p->lock);
             return 0;
         }

@@ -12,6 +12,7 @@
 #include "signal.h"
 #include "vmstat.h"
 #include "mm.h"
+#include "pgrp.h"
 #include <faultline/syscall.h>
 #include <faultline/errno.h>
 
@@ -42,6 +43,8 @@ ARGS0(sys_gethart)    ARGS3(sys_meter_read) ARGS0(sys_meter_reset) ARGS0(sys_nop
 ARGS3(sys_sigaction)  ARGS3(sys_sigprocmask) ARGS0(sys_sigreturn) ARGS2(sys_tkill)
 ARGS1(sys_sigpending) ARGS4(sys_mmap)     ARGS2(sys_munmap)    ARGS1(sys_vmstat)
 ARGS3(sys_vmctl)
+ARGS2(sys_setpgid)    ARGS1(sys_getpgid)    ARGS0(sys_setsid)    ARGS1(sys_getsid)
+ARGS2(sys_tcsetpgrp)  ARGS1(sys_tcgetpgrp)
 
 static const syscall_fn table[SYS_COUNT] = {
     [SYS_getpid] = do_sys_getpid,   [SYS_exit] = do_sys_exit,
@@ -62,6 +65,9 @@ static const syscall_fn table[SYS_COUNT] = {
     [SYS_meter_read] = do_sys_meter_read, [SYS_meter_reset] = do_sys_meter_reset,
     [SYS_nop] = do_sys_nop,         [SYS_vmstat] = do_sys_vmstat,
     [SYS_vmctl] = do_sys_vmctl,
+    [SYS_setpgid] = do_sys_setpgid, [SYS_getpgid] = do_sys_getpgid,
+    [SYS_setsid] = do_sys_setsid,   [SYS_getsid] = do_sys_getsid,
+    [SYS_tcsetpgrp] = do_sys_tcsetpgrp, [SYS_tcgetpgrp] = do_sys_tcgetpgrp,
     [SYS_sigaction] = do_sys_sigaction, [SYS_sigprocmask] = do_sys_sigprocmask,
     [SYS_sigreturn] = do_sys_sigreturn, [SYS_tkill] = do_sys_tkill,
     [SYS_sigpending] = do_sys_sigpending,

@@ -1,5 +1,7 @@
-/* kill [-SIG] PID...: sends SIG (a number or a name such as KILL or
- * SIGKILL; default TERM) to each PID. */
+/* kill [-SIG] [--] PID...: sends SIG (a number or a name such as KILL or
+ * SIGKILL; default TERM) to each PID. A negative PID -N names process
+ * group N (every process in it); "--" ends the options, so that
+ * `kill -- -N` sends the default signal to a group. */
 #include "ulib.h"
 
 #define DEFAULT_SIGNAL SIGTERM
@@ -35,20 +37,22 @@ int main(int argc, char *argv[])
 {
     int sig = DEFAULT_SIGNAL;
     int first = 1;
-    if (argc > 1 && argv[1][0] == '-') {
-        sig = parse_signal(argv[1] + 1);
+    if (first < argc && strcmp(argv[first], "--") != 0 && argv[first][0] == '-') {
+        sig = parse_signal(argv[first] + 1);
         if (sig < 0)
-            die("kill: %s: unknown signal", argv[1] + 1);
-        first = 2;
+            die("kill: %s: unknown signal", argv[first] + 1);
+        first++;
     }
+    if (first < argc && strcmp(argv[first], "--") == 0)
+        first++;
     if (first >= argc)
-        die("usage: kill [-SIG] pid...");
+        die("usage: kill [-SIG] [--] pid|-pgid...");
 
     int status = 0;
     for (int i = first; i < argc; i++) {
         char *end;
         long pid = strtol(argv[i], &end, 10);
-        if (*end || end == argv[i] || pid <= 0) {
+        if (*end || end == argv[i] || pid == 0 || pid == -1 || pid < INT32_MIN + 1 || pid > INT32_MAX) {
             fprintf(STDERR_FILENO, "kill: %s: not a process id\n", argv[i]);
             status = 1;
             continue;

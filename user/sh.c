@@ -10,13 +10,25 @@
  *   "a b"                one word with a space in it
  *   # ...                comment to the end of the line
  *   exit [N]             leave the shell
+ *   help                 list the commands
  *
  * sh FILE reads commands from FILE. The prompt "$ " appears only when the
  * commands come from the console, so scripted runs see just the output.
+ *
+ * Jobs: every command is a job, and every job is a process group named
+ * after its first process (a later pipeline's processes would all join
+ * that group). A background job always runs in its own group, so Ctrl-C
+ * (which the console sends to the foreground group) does not reach it.
+ * At the console the shell also does job control: it leads a group of its
+ * own, makes each foreground job's group the console's foreground group
+ * while it runs and takes the console back afterwards, and catches SIGINT
+ * and SIGQUIT for itself: a Ctrl-C at the prompt abandons the line and
+ * prompts again. (The console echoes "^C" and a line end itself.)
  */
 #include "ulib.h"
 
-#define LINE_MAX       512                 /* longer lines are rejected */
+#define LINE_MAX       FL_CONSOLE_LINE_MAX /* longer lines are rejected; the console
+                                              edits lines just as long */
 #define MAX_TOKENS     (LINE_MAX + 1)      /* every token uses a byte, plus the end */
 #define MAX_COMMANDS   32
 #define MAX_WORDS      (FL_ARG_MAX - 1)    /* argv also needs its NULL */
@@ -175,8 +187,165 @@ static int redirect(const char *path, int flags, int target)
     return 0;
 }
 
-static _Noreturn void run_child(const struct command *c)
+/* ------------------------------------------------------------------ help */
+
+/* One line about every program the initrd may hold, and every builtin.
+ * help lists the programs it finds in the initrd (so the list cannot go
+ * stale), each with its line from here; tests check that none lacks one. */
+static const struct {
+    const char *name;
+    const char *what;
+} descriptions[] = {
+    { "badelf",      "a damaged ELF file: exec must refuse it (for tests)" },
+    { "cat",         "cat [FILE...]: copy files, or stdin, to stdout" },
+    { "echo",        "echo ARGS...: print the arguments" },
+    { "faultnull",   "dereference NULL, to see the kernel's kill message" },
+    { "fuzz",        "system-call fuzzer: random calls, checked for sane answers" },
+    { "getpidbench", "the cost of getpid in instructions and cycles (FL-JSON)" },
+    { "halt",        "halt [CODE]: power off; QEMU exits with CODE" },
+    { "hog",         "hog [-p N] [-m KIB] [-r R] [-s] [-f]: memory-hog workload" },
+    { "illegal",     "execute an illegal instruction, to see the kill message" },
+    { "init",        "the first process: keeps a shell running, reaps orphans" },
+    { "kill",        "kill [-SIG] PID|-PGID...: send a signal (default TERM)" },
+    { "lat",         "microbenchmarks of system calls, faults and signals" },
+    { "ls",          "ls [NAME...]: list files with type and size" },
+    { "man",         "man [SECTION] NAME: show a manual page" },
+    { "nroff",       "nroff [-man] [FILE...]: format text for the terminal" },
+    { "pgtests",     "in-guest tests of process groups and the console" },
+    { "ps",          "one line per process" },
+    { "sh",          "sh [FILE]: this shell" },
+    { "sigtests",    "in-guest tests of signals" },
+    { "sleep",       "sleep MS: wait MS milliseconds" },
+    { "spin",        "spin [MS]: burn CPU in user mode for MS ms, or forever" },
+    { "threads",     "threads [N]: run N pinned threads, report their harts" },
+    { "time",        "time CMD...: run CMD, report real, user and sys time" },
+    { "uptime",      "time since boot, processes, free frames" },
+    { "usertests",   "in-guest tests of the system calls" },
+    { "vmstat",      "vmstat [-j] [N]: memory-manager counters" },
+};
+#define NO_DESCRIPTION "(no description)"
+
+static const char *describe(const char *name)
 {
+    for (size_t i = 0; i < ARRAY_SIZE(descriptions); i++)
+        if (strcmp(descriptions[i].name, name) == 0)
+            return descriptions[i].what;
+    return NO_DESCRIPTION;
+}
+
+static const char ELF_MAGIC[4] = { 0x7f, 'E', 'L', 'F' };
+
+/* An initrd file that starts like an ELF executable. */
+static bool is_program(const struct fl_dirent *d)
+{
+    if (d->type != FL_T_FILE || !(d->flags & FL_STAT_READONLY))
+        return false;
+    int fd = open(d->name, O_RDONLY);
+    if (fd < 0)
+        return false;
+    char head[sizeof ELF_MAGIC];
+    long n = read(fd, head, sizeof head);
+    close(fd);
+    return n == (long)sizeof head && memcmp(head, ELF_MAGIC, sizeof head) == 0;
+}
+
+#define HELP_NAME_WIDTH 12
+
+static void help(void)
+{
+    printf("Built into the shell:\n");
+    printf("  %-*s %s\n", HELP_NAME_WIDTH, "exit", "exit [N]: leave the shell with status N (0)");
+    printf("  %-*s %s\n", HELP_NAME_WIDTH, "help", "this list");
+    printf("Programs in the initrd:\n");
+    struct fl_dirent d;
+    int r;
+    for (unsigned long i = 0; (r = readdir(i, &d)) > 0; i++) {
+        d.name[sizeof d.name - 1] = '\0';
+        if (is_program(&d))
+            printf("  %-*s %s\n", HELP_NAME_WIDTH, d.name, describe(d.name));
+    }
+    if (r < 0)
+        print_err("help: readdir", r);
+    printf("Syntax: cmd args; cmd &; cmd < in > out; a ; b; \"one word\"; # comment\n");
+    printf("Keys: Ctrl-C interrupts the foreground job, Ctrl-\\ quits it, "
+           "Ctrl-U erases the line, Ctrl-D ends input\n");
+}
+
+/* ------------------------------------------------------------------ jobs */
+
+static bool job_control;      /* at the console: groups, foreground, Ctrl-C */
+static int  shell_pgid;
+
+/* A job is a process group named after its first process; every later
+ * process of the job (a pipeline's, one day) joins that group. Both the
+ * parent and the child set the group, so it is in place before the child
+ * runs the command and before the parent hands it the console, whichever
+ * gets there first. */
+struct job {
+    int  pgid;                /* 0 until the first process exists */
+    bool foreground;
+};
+
+/* Does nothing: being caught is enough, it interrupts the read at the
+ * prompt (and exec resets it to the default for the commands). */
+static void on_interrupt(int sig, uint64_t addr, struct fl_sigframe *frame)
+{
+    (void)sig; (void)addr; (void)frame;
+}
+
+/* In the child, right after fork. */
+static void job_enter(const struct job *j)
+{
+    if (!job_control && j->foreground)
+        return;               /* a script's commands stay in the script's group */
+    if (job_control) {
+        signal(SIGINT, SIG_DFL_HANDLER);
+        signal(SIGQUIT, SIG_DFL_HANDLER);
+    }
+    setpgid(0, j->pgid);
+    if (job_control && j->foreground)
+        tcsetpgrp(STDIN_FILENO, getpgid(0));
+}
+
+/* In the parent, for each process it started. Errors are expected when
+ * the child got there first (or already ended) and are ignored. */
+static void job_add(struct job *j, int pid)
+{
+    if (!job_control && j->foreground)
+        return;
+    if (j->pgid == 0)
+        j->pgid = pid;
+    setpgid(pid, j->pgid);
+    if (job_control && j->foreground)
+        tcsetpgrp(STDIN_FILENO, j->pgid);
+}
+
+/* The foreground job is over: the shell reads the console again. */
+static void job_done(const struct job *j)
+{
+    if (job_control && j->foreground)
+        tcsetpgrp(STDIN_FILENO, shell_pgid);
+}
+
+static void job_control_start(void)
+{
+    shell_pgid = getpid();
+    /* A group leader already (init=/sh makes the shell lead its session,
+     * which may not change group) keeps its group. */
+    if (getpgid(0) != shell_pgid && setpgid(0, 0) < 0)
+        return;
+    if (tcsetpgrp(STDIN_FILENO, shell_pgid) < 0)
+        return;               /* not the console's session: no job control */
+    signal(SIGINT, on_interrupt);
+    signal(SIGQUIT, on_interrupt);
+    job_control = true;
+}
+
+/* ------------------------------------------------------------------ running */
+
+static _Noreturn void run_child(const struct command *c, const struct job *j)
+{
+    job_enter(j);
     if (c->input && redirect(c->input, O_RDONLY, STDIN_FILENO) < 0)
         exit(1);
     if (c->output && redirect(c->output, O_WRONLY | O_CREAT | O_TRUNC, STDOUT_FILENO) < 0)
@@ -193,22 +362,31 @@ static void run(const struct command *c)
 {
     if (strcmp(c->argv[0], "exit") == 0)
         exit(c->argc > 1 ? atoi(c->argv[1]) : 0);
+    if (strcmp(c->argv[0], "help") == 0) {
+        help();
+        return;
+    }
 
+    struct job job = { .pgid = 0, .foreground = !c->background };
     int pid = fork();
     if (pid < 0) {
         print_err("sh: fork", pid);
         return;
     }
     if (pid == 0)
-        run_child(c);
+        run_child(c, &job);
+    job_add(&job, pid);
 
     if (c->background) {
         printf("[%d]\n", pid);
         return;
     }
-    /* A command killed by a signal gets no remark: the kernel has said why. */
+    /* A command killed by a signal gets no remark: the kernel has said why
+     * (a fault), or the user has (Ctrl-C, kill). */
     int status;
-    wait_pid(pid, &status, 0);
+    while (wait_pid(pid, &status, 0) == -EINTR)
+        ;                     /* a signal for the shell itself: keep waiting */
+    job_done(&job);
 }
 
 static void run_line(const char *line)
@@ -244,6 +422,8 @@ int main(int argc, char *argv[])
     }
     struct fl_stat st;
     bool interactive = in == STDIN_FILENO && fstat(in, &st) == 0 && st.type == FL_T_DEV;
+    if (interactive)
+        job_control_start();
 
     static char line[LINE_MAX];
     for (;;) {
@@ -253,6 +433,8 @@ int main(int argc, char *argv[])
         long n = read_line(in, line, sizeof line);
         if (n == -1)
             break;                       /* end of input */
+        if (n == -EINTR)
+            continue;                    /* Ctrl-C: the line is abandoned */
         if (n < 0)
             die("sh: read: %s", strerror((int)n));
         if (n >= (long)sizeof line) {

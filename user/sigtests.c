@@ -408,9 +408,16 @@ static void sleeping_child(void)
     expect("handler ran", hits[SIGUSR1], 1);
 }
 
+/* A console read blocks whatever was typed ahead: the child leaves the
+ * foreground group first, and a reader outside it waits until its group
+ * is in the foreground (it may not take the foreground's input). So the
+ * read blocks, and leaves alone, anything the user or a test typed. */
 static void reading_child(void)
 {
     char c;
+    expect("setpgid", setpgid(0, 0), 0);
+    int fg = tcgetpgrp(STDIN_FILENO);
+    CHECK(fg > 0 && fg != getpgid(0), "console foreground is %d: the read would not block", fg);
     long r = read(STDIN_FILENO, &c, 1);
     expect("read interrupted", r, -EINTR);
     expect("handler ran", hits[SIGUSR1], 1);

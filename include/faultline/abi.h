@@ -106,6 +106,10 @@ struct fl_sigframe {
 _Static_assert(sizeof(struct fl_sigframe) % 16 == 0, "signal frames keep sp 16-byte aligned");
 
 #define FL_NAME_MAX   16   /* process name, including the NUL */
+/* The console edits a line of up to this many bytes, its newline included,
+ * before handing it to a reader; a longer line reaches the reader in pieces
+ * of this size (nothing is dropped). The shell accepts lines this long. */
+#define FL_CONSOLE_LINE_MAX 1024
 #define FL_PATH_MAX  128   /* path, including the NUL */
 #define FL_ARG_MAX    32   /* argv entries for exec */
 

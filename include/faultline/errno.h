@@ -23,6 +23,7 @@
 #define EINVAL    22   /* invalid argument */
 #define ENFILE    23   /* kernel file table full */
 #define EMFILE    24   /* process file table full */
+#define ENOTTY    25   /* not the console, or not the caller's controlling terminal */
 #define EFBIG     27   /* file too large */
 #define ENOSPC    28   /* no space left */
 #define EROFS     30   /* read-only file (initrd) */

@@ -50,6 +50,13 @@
 
 #define SYS_vmstat         40   /* (struct fl_vmstat *buf) -> 0: memory-manager counters */
 #define SYS_vmctl          41   /* (int op, void *addr, unsigned long len) -> pages acted on: FL_VMCTL_* */
-#define SYS_COUNT          42   /* one past the highest number */
+/* Process groups, sessions and the console's foreground group (pgrp.c). */
+#define SYS_setpgid        42   /* (int pid or 0 for self, int pgid or 0 for pid) -> 0 */
+#define SYS_getpgid        43   /* (int pid or 0 for self) -> process group id */
+#define SYS_setsid         44   /* () -> new session id (= pid); the caller leaves the console's session */
+#define SYS_getsid         45   /* (int pid or 0 for self) -> session id */
+#define SYS_tcsetpgrp      46   /* (int fd on the console, int pgid) -> 0: the console's foreground group */
+#define SYS_tcgetpgrp      47   /* (int fd on the console) -> foreground group id, 0 if none */
+#define SYS_COUNT          48   /* one past the highest number */
 
 #endif

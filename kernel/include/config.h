@@ -58,7 +58,14 @@
 #define SCHED_TICK_US       10000    /* 10 ms time slice, as in classic UNIX */
 
 /* --- console --- */
-#define CONSOLE_BUF_SIZE    256      /* input line buffer */
+#define CONSOLE_BUF_SIZE    4096     /* input ring: bytes typed (or pasted) ahead of the reader
+                                        that the console holds. When it is full the console
+                                        stops taking bytes from the UART, whose FIFO then fills
+                                        and QEMU stops reading the host terminal: input waits
+                                        there, nothing is dropped. Four lines of
+                                        FL_CONSOLE_LINE_MAX; a power of two, so the
+                                        free-running 32-bit indexes wrap cleanly */
+#define CONSOLE_READ_CHUNK  256      /* bytes a read copies out per step (a kernel-stack buffer) */
 
 /* --- boot --- */
 #define BOOTARGS_MAX        256

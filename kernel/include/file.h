@@ -33,6 +33,8 @@ void files_close_all(struct proc *p);
 /* An executable regular file from the initrd. 0, -ENOENT or -EISDIR. */
 int  rootfs_find_program(const char *path, struct initrd_file *out);
 int  rootfs_initrd_count(void);
+/* 0 if fd is open on the console, -EBADF if not open, -ENOTTY if another file. */
+long files_fd_is_console(uint64_t fd);
 
 long sys_open(uint64_t upath, uint64_t flags);
 long sys_close(uint64_t fd);

@@ -97,6 +97,10 @@ struct proc {
     uint64_t swap_stamp;          /* arch time it last went out or came in */
     uint64_t last_ran;            /* arch time one of its threads last got a hart */
     char     name[FL_NAME_MAX];
+    /* Process group and session (pgrp.c), under wait_lock; at the end so
+     * the offsets arch.h hard-codes do not move. */
+    int      pgid;
+    int      sid;
 };
 
 extern struct thread threads[MAX_THREADS];
@@ -136,7 +140,9 @@ void proc_start_init(const char *path);
 long proc_fork(void);
 _Noreturn void proc_exit(int status);
 long proc_wait(int pid, uint64_t status_uva, int flags);
-long proc_kill(int pid, int sig);
+long proc_kill(int pid, int sig);        /* pid < -1: the group -pid; 0: the caller's group */
+void proc_post_signal(struct proc *p, int sig);   /* caller holds p->lock; sig valid */
+bool proc_is_init(const struct proc *p);
 bool proc_killed(struct proc *p);
 void proc_stop_other_threads(struct proc *p);
 void proc_user_fault(const char *cause, uint64_t pc, uint64_t addr, int sig);

@@ -22,6 +22,7 @@ static const char *const messages[] = {
     [EINVAL]       = "invalid argument",
     [ENFILE]       = "too many open files in the system",
     [EMFILE]       = "too many open files",
+    [ENOTTY]       = "not a terminal",
     [EFBIG]        = "file too large",
     [ENOSPC]       = "no space left",
     [EROFS]        = "read-only file",

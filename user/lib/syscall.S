@@ -88,3 +88,9 @@ SYSCALL          meter_reset,       SYS_meter_reset
 SYSCALL          nop,               SYS_nop
 SYSCALL          vmstat,            SYS_vmstat
 SYSCALL          vmctl,             SYS_vmctl
+SYSCALL          setpgid,           SYS_setpgid
+SYSCALL          getpgid,           SYS_getpgid
+SYSCALL          setsid,            SYS_setsid
+SYSCALL          getsid,            SYS_getsid
+SYSCALL          tcsetpgrp,         SYS_tcsetpgrp
+SYSCALL          tcgetpgrp,         SYS_tcgetpgrp

@@ -71,6 +71,14 @@ int   nop(void);                      /* the null system call (full trap path) *
 /* The memory manager's counters; -ENOSYS on a kernel without the call. */
 int   vmstat(struct fl_vmstat *st);
 long  vmctl(int op, void *addr, unsigned long len);   /* FL_VMCTL_* */
+/* Process groups and sessions; the console's foreground group. kill() of
+ * -pgid signals a group, of 0 the caller's own group. */
+int   setpgid(int pid, int pgid);     /* pid 0 = caller, pgid 0 = pid */
+int   getpgid(int pid);               /* pid 0 = caller */
+int   setsid(void);
+int   getsid(int pid);
+int   tcsetpgrp(int fd, int pgid);    /* fd on the console */
+int   tcgetpgrp(int fd);              /* 0 if no foreground group */
 
 /* Any system call by number, for tests that pass what no prototype allows. */
 long  raw_syscall(long number, long a0, long a1, long a2, long a3, long a4, long a5);
