@@ -2,9 +2,11 @@
 """Runs faultline under QEMU.
 
   run.py --kernel K --initrd I [--cpus N] [--mem 128M] [--append "k=v ..."]
-         [--icount] [--disk PATH] [--disk-size 64M] MODE
+         [--icount[=0|1]] [--disk PATH] [--disk-size 64M] MODE
 
 MODE is one of
+  --check                check the values above (what `make qemu` passes as
+                         CPUS, MEM, ICOUNT, DISK_SIZE, APPEND) and stop
   --interactive          console on this terminal (Ctrl-A x quits QEMU)
   --interactive --gdb    same, harts stopped at reset, GDB stub on a Unix
                          socket in the build directory; attach with `make gdb`
@@ -16,10 +18,13 @@ MODE is one of
 
 Batch exit status: QEMU's own (0 clean halt, 2 bad boot parameter, 3 panic,
 N for `halt N`), 124 overall timeout, 125 idle timeout, 128+S if QEMU died
-of signal S. On failure the log is kept and its path printed.
+of signal S. On failure the log is kept and its path printed. A bad value
+(see tools/knobs.py) exits 2 before QEMU starts; a disk or GDB stub that
+another QEMU is using, or a kernel rebuilt under a running QEMU, exits 1.
 """
 
 import argparse
+import hashlib
 import json
 import os
 import shlex
@@ -31,10 +36,13 @@ TOOLS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TOOLS))
 
 import faultline_qemu as fq  # noqa: E402
+import knobs  # noqa: E402
 
 GDB_SCRIPT = TOOLS / "gdb" / "faultline-gdb.py"
 EXIT_TIMEOUT = 124
 EXIT_IDLE = 125
+EXIT_BAD_KNOB = 2          # as argparse's usage errors: QEMU never started
+EXIT_IN_USE = 1
 
 
 def say(msg: str) -> None:
@@ -47,11 +55,12 @@ def parse_args(argv):
                                 epilog="\n".join(__doc__.splitlines()[2:]))
     p.add_argument("--kernel", required=True, help="kernel ELF (build/kernel.elf)")
     p.add_argument("--initrd", help="initrd cpio (build/initrd.cpio)")
-    p.add_argument("--cpus", type=int, default=1, help="harts (-smp)")
-    p.add_argument("--mem", default="128M", help="guest RAM (-m)")
+    p.add_argument("--cpus", default="1", help="harts (-smp)")
+    p.add_argument("--mem", default="128M", help="guest RAM (-m), in M or G")
     p.add_argument("--append", default="", help="kernel command line")
-    p.add_argument("--icount", action="store_true",
-                   help="-icount shift=0: cycles = instructions, deterministic counts")
+    p.add_argument("--icount", nargs="?", const="1", default="", metavar="0|1",
+                   help="-icount shift=0: cycles = instructions, deterministic counts "
+                   "(--icount alone is --icount=1)")
     p.add_argument("--disk", help="raw disk image for the virtio block (swap/paging) device")
     p.add_argument("--disk-size", help="create or resize the disk image to this size (64M)")
     p.add_argument("--build-dir", help="where GDB sockets, logs and the default disk go "
@@ -60,6 +69,8 @@ def parse_args(argv):
     p.add_argument("--extra", action="append", default=[], metavar="ARG",
                    help="one more QEMU argument (repeatable)")
     mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true",
+                      help="check --cpus, --mem, --icount, --disk-size, --append and stop")
     mode.add_argument("--interactive", action="store_true", help="console on this terminal")
     mode.add_argument("--attach-gdb", action="store_true", help="attach gdb-multiarch")
     p.add_argument("--gdb", action="store_true", help="with --interactive: wait for GDB")
@@ -76,10 +87,14 @@ def parse_args(argv):
     args = p.parse_args(argv)
     if args.gdb and not args.interactive:
         p.error("--gdb goes with --interactive (then `make gdb` attaches)")
-    if not args.attach_gdb and not args.initrd:
+    if not args.attach_gdb and not args.check and not args.initrd:
         p.error("--initrd is required to boot")
-    if args.cpus < 1:
-        p.error("--cpus must be at least 1")
+    if not args.attach_gdb:
+        errors = knobs.check_all(args)
+        for e in errors:
+            say(e)
+        if errors:
+            sys.exit(EXIT_BAD_KNOB)
     return args
 
 
@@ -269,6 +284,8 @@ def run_batch(args) -> int:
 
 def main(argv=None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.check:
+        return 0            # parse_args has checked every value
     if args.attach_gdb:
         return attach_gdb(args)
     if args.interactive:

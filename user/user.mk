@@ -15,7 +15,7 @@ USER_AR := $(CROSS)ar
 # -fno-tree-loop-distribute-patterns: otherwise GCC may compile the loop in
 # memset()/memcpy() into a call to memset()/memcpy(), i.e. to itself.
 USER_CFLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany \
-    -std=c11 -Wall -Wextra -Werror -O2 -g -ffreestanding -fno-builtin -nostdlib \
+    -std=c11 -Wall -Wextra -Werror $(OPTFLAGS) -g -ffreestanding -fno-builtin -nostdlib \
     -fno-stack-protector -fno-pie -fno-common -fno-omit-frame-pointer \
     -fno-tree-loop-distribute-patterns -fno-asynchronous-unwind-tables \
     -ffunction-sections -fdata-sections \
@@ -35,7 +35,7 @@ USER_LIB      := $(USER_OBJDIR)/libulib.a
 USER_PROGS := $(sort $(basename $(notdir $(wildcard user/*.c))))
 USER_BINS  := $(addprefix $(BUILD)/user/,$(USER_PROGS))
 
-user: $(USER_BINS)
+user: $(USER_BINS) ## build the user programs (one per user/*.c)
 
 $(USER_OBJDIR)/%.o: user/%.c
 	@mkdir -p $(dir $@)
