@@ -494,3 +494,20 @@ def test_second_gdb_and_second_qemu_are_refused(build_dir, kernel_elf, initrd_cp
     gdb.send("detach\r")
     gdb.wait_for(r"detached", timeout=GDB_TIMEOUT)
     qemu.wait_for(SHELL_PROMPT, timeout=BOOT_TIMEOUT)
+
+
+def test_make_gdb_points_at_the_build_whose_qemu_runs(kernel_elf, initrd_cpio, terminals,
+                                                      tmp_path):
+    # `make qemu-gdb DEBUG=1` then a plain `make gdb`: the stub is in the
+    # other build directory, and make gdb says which command reaches it.
+    debug = tmp_path / "build-debug"
+    plain = tmp_path / "build"
+    for d in (debug, plain):
+        d.mkdir()
+        shutil.copy(kernel_elf, d / "kernel.elf")
+        shutil.copy(initrd_cpio, d / "initrd.cpio")
+    start_qemu_gdb(terminals, debug, debug)
+    code, out = run_refused(make_runner_argv("gdb", plain, plain))
+    assert code == 1, out
+    assert f"no QEMU with a GDB stub runs for {plain}" in out, out
+    assert f"(one runs for {debug}: attach with `make gdb DEBUG=1`)" in out, out

@@ -159,13 +159,17 @@ def live_stub(build_dir: Path) -> dict:
     return {}
 
 
-def how_to_attach(build_dir: Path) -> str:
-    """The make command that attaches to the stub of build_dir."""
+def make_command(target: str, build_dir: Path) -> str:
+    """The make command that runs `target` for build_dir."""
     if build_dir.name == "build-debug":
-        return "make gdb DEBUG=1"
+        return f"make {target} DEBUG=1"
     if build_dir.name == "build":
-        return "make gdb"
-    return f"make gdb BUILD={build_dir}"
+        return f"make {target}"
+    return f"make {target} BUILD={build_dir}"
+
+
+def how_to_attach(build_dir: Path) -> str:
+    return make_command("gdb", build_dir)
 
 
 def file_digest(path) -> str:
@@ -202,7 +206,7 @@ def attach_gdb(args) -> int:
     state = live_stub(build_dir)
     if not state:
         say(f"no QEMU with a GDB stub runs for {build_dir}; start one first with "
-            "`make qemu-gdb` in another terminal")
+            f"`{make_command('qemu-gdb', build_dir)}` in another terminal")
         for other in sorted(build_dir.parent.glob(f"*/gdb-{os.getuid()}.json")):
             if other.parent != build_dir and live_stub(other.parent):
                 say(f"(one runs for {other.parent}: attach with "
