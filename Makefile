@@ -20,6 +20,10 @@ $(error DEBUG=$(DEBUG): use DEBUG=1 for the -Og debug build in build-debug/, or 
 endif
 ## BUILD: build directory (build/, or build-debug/ with DEBUG=1)
 BUILD   ?= build
+# One spelling per directory: the dependency files name each object by the
+# path it was built under, so if build-debug/ and /abs/path/build-debug/ were
+# both used, header changes would not rebuild the objects of the other one.
+override BUILD := $(patsubst $(CURDIR)/%,%,$(abspath $(BUILD)))
 OPTFLAGS ?= -O2
 ## CPUS: harts (-smp) for qemu and qemu-gdb, 1 to the kernel's MAX_HARTS
 CPUS    ?= 2

@@ -89,6 +89,17 @@ def test_debug_build_has_its_own_directory_and_flags(tmp_path):
         assert re.search(r" -o build/", line), line
 
 
+def test_build_directory_has_one_spelling():
+    # Objects are named in the dependency files by the path they were built
+    # under: an absolute BUILD inside the tree must be the same relative one,
+    # or header changes go unnoticed by the other spelling's objects (which
+    # left a DEBUG=1 kernel half rebuilt, hanging at its first prompt).
+    code, out = make("-n", "-B", "kernel", f"BUILD={ROOT}/build-debug", "DEBUG=1")
+    assert code == 0, out
+    lines = compile_lines(out)
+    assert lines and all(re.search(r" -o build-debug/kernel/", line) for line in lines), out[:2000]
+
+
 def test_debug_knob_takes_only_1_or_nothing():
     code, out = make("-n", "DEBUG=yes", "all")
     assert code != 0 and "DEBUG=yes: use DEBUG=1" in out, out
