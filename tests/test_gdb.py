@@ -516,3 +516,25 @@ def test_make_gdb_points_at_the_build_whose_qemu_runs(kernel_elf, initrd_cpio, t
     assert code == 1, out
     assert f"no QEMU with a GDB stub runs for {plain}" in out, out
     assert f"(one runs for {debug}: attach with `make gdb DEBUG=1`)" in out, out
+
+
+def test_getpid_does_not_reach_c_by_default(machine, kernel_elf, gdb_script, terminals):
+    # What README says of `break sys_getpid`: with lightsys on (the default)
+    # getpid is answered in the trap vector, and the breakpoint never fires
+    # (test_breakpoint_on_getpid_shows_trap_path has it fire with lightsys=off).
+    m = machine(cpus=1, gdb=True)
+    m.expect_prompt(timeout=BOOT_TIMEOUT)
+    gdb = terminals(gdb_command(kernel_elf, str(m.gdb_socket), script=gdb_script), "gdb")
+    gdb.wait_for(GDB_PROMPT, timeout=GDB_TIMEOUT)
+    assert "Breakpoint 1 at" in gdb_do(gdb, "break sys_getpid")
+    gdb.send("continue\r")
+    gdb.wait_for(r"Continuing\.", timeout=GDB_TIMEOUT)
+    m.send("getpidbench")
+    assert m.expect_json(timeout=120)["bench"] == "getpid"
+    m.expect_prompt(timeout=60)
+    gdb.send("\x03")
+    stop = gdb.wait_for(GDB_PROMPT, timeout=GDB_TIMEOUT)
+    assert "SIGINT" in stop and "hit Breakpoint" not in stop, stop
+    info = gdb_do(gdb, "info breakpoints")
+    assert "sys_getpid" in info and "already hit" not in info, info
+    gdb_do(gdb, "detach")
