@@ -19,6 +19,7 @@
 # hart, in the trap vector, or inside OpenSBI (an SBI call made from a timer
 # interrupt). `continue` still runs every hart.
 
+import contextlib
 import os
 
 import gdb
@@ -176,11 +177,7 @@ def current_process():
         raise gdb.GdbError("not connected (target remote ...)")
     priv = _read("$priv")
     physical = priv == PRIV_U
-    if physical:
-        ctx = _PhysicalMemory()
-    else:
-        ctx = _NoContext()
-    with ctx:
+    with _PhysicalMemory() if physical else contextlib.nullcontext():
         kva = _current_thread_kva(_hart_of(thread), priv, physical) & U64
         if not kva:
             return None, None, None, priv
@@ -191,14 +188,6 @@ def current_process():
             return None, None, tname, priv
         p = _read_struct(proc, "struct proc", physical)
         return int(p["pid"]), p["name"].string(), tname, priv
-
-
-class _NoContext:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
 
 
 class FlCurrent(gdb.Command):
