@@ -1,19 +1,39 @@
-# faultline top-level build.
-#   make            kernel + user programs + initrd
-#   make qemu       boot to the shell        (CPUS=2 MEM=128M APPEND="mm=paging" DISK_SIZE=64M)
-#   make qemu-gdb   boot paused, GDB stub on a private socket; then `make gdb`
-#   make test       host unit tests + QEMU integration tests (pytest)
-#   make bench      microbenchmarks, one boot per configuration they need -> build/bench
-#   make mmbench    memory managers compared under icount -> build/mmbench (DOCS=1: docs/results)
-#   make docs-results  both, into docs/results, and the figures quoted in docs/
+# faultline top-level build. `make help` lists every target and knob.
+#
+# Help text comes from the Makefiles themselves: a target whose rule line
+# ends in `## text`, and a knob with a `## NAME: text` line above it, are
+# listed by `make help`, so a new target documents itself where it is
+# defined (tests/test_make.py checks that every .PHONY target does).
 
+# ----- knobs ------------------------------------------------------------------
+# A knob documents itself with a `## NAME: text` line just above it.
+
+## DEBUG: 1 = -Og -g -DFL_DEBUG build of kernel and user programs, in build-debug/
+DEBUG   ?=
+# The debug build has its own directory, so debug and optimised objects never
+# mix and switching between them rebuilds nothing.
+ifeq ($(strip $(DEBUG)),1)
+BUILD   ?= build-debug
+OPTFLAGS := -Og -DFL_DEBUG
+else ifneq ($(filter-out 0,$(strip $(DEBUG))),)
+$(error DEBUG=$(DEBUG): use DEBUG=1 for the -Og debug build in build-debug/, or leave DEBUG unset)
+endif
+## BUILD: build directory (build/, or build-debug/ with DEBUG=1)
 BUILD   ?= build
+# One spelling per directory: the dependency files name each object by the
+# path it was built under, so if build-debug/ and /abs/path/build-debug/ were
+# both used, header changes would not rebuild the objects of the other one.
+override BUILD := $(patsubst $(CURDIR)/%,%,$(abspath $(BUILD)))
+OPTFLAGS ?= -O2
+## CPUS: harts (-smp) for qemu and qemu-gdb, 1 to the kernel's MAX_HARTS
 CPUS    ?= 2
+## MEM: guest RAM for qemu and qemu-gdb, in M or G; too little is refused with the minimum
 MEM     ?= 128M
+## APPEND: kernel command line, passed as is (README: Boot parameters), e.g. APPEND="mm=swap mem=8M"
 APPEND  ?=
+## ICOUNT: 1 = QEMU -icount, deterministic instruction counts; 0 or empty = off
 ICOUNT  ?=
-# Size of the virtio-blk disk that make qemu attaches: $(BUILD)/disk.img,
-# created (sparse) on demand and resized to this; empty = no disk.
+## DISK_SIZE: the disk qemu attaches, disk.img in the build directory (sparse), in K, M or G; empty = no disk
 DISK_SIZE ?= 64M
 
 # Probe the usual cross prefixes; override with CROSS=...
@@ -28,7 +48,7 @@ PYTHON  ?= python3
 
 # Kernel: integer ISA only, so the kernel never touches floating-point state.
 ARCHFLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany
-COMMON_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -g -ffreestanding -fno-common \
+COMMON_CFLAGS := -std=c11 -Wall -Wextra -Werror $(OPTFLAGS) -g -ffreestanding -fno-common \
     -fno-stack-protector -fno-pie -fno-omit-frame-pointer -nostdlib $(ARCHFLAGS) -MMD -MP
 KCFLAGS := $(COMMON_CFLAGS) -Ikernel/include -Iinclude -Ikernel/arch/riscv64/include
 KLDFLAGS := -nostdlib -static -no-pie -T linker.ld -Wl,-z,max-page-size=4096
@@ -38,19 +58,20 @@ KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_SRCS))
 KERNEL  := $(BUILD)/kernel.elf
 INITRD  := $(BUILD)/initrd.cpio
 
-.PHONY: all kernel user initrd qemu qemu-gdb gdb test test-host clean toolchain check-toolchain bench mmbench docs-results
-all: check-toolchain $(KERNEL) $(INITRD)
+.PHONY: all kernel user initrd qemu qemu-gdb gdb test test-host clean toolchain check-toolchain \
+        bench mmbench docs-results help check-knobs
+all: check-toolchain $(KERNEL) $(INITRD) ## build kernel, user programs and initrd (the default)
 
-kernel: $(KERNEL)
+kernel: $(KERNEL) ## build only the kernel, kernel.elf in the build directory
 
-check-toolchain:
+check-toolchain: ## fail with what to install if no RISC-V cross compiler is found
 	@if [ -z "$(CROSS)" ]; then \
 	  echo "faultline: no RISC-V cross compiler found (tried riscv64-unknown-elf-, riscv64-linux-gnu-, riscv64-elf-)."; \
 	  echo "  On Debian/Ubuntu run:  make toolchain   (sudo apt-get install gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf qemu-system-misc gdb-multiarch)"; \
 	  exit 1; fi
 
 # Installs the toolchain on Debian/Ubuntu; anywhere else it says what is needed.
-toolchain:
+toolchain: ## check, and on Debian/Ubuntu install, cross gcc, QEMU and gdb-multiarch
 	@$(PYTHON) tools/setup.py
 
 $(BUILD)/%.c.o: %.c
@@ -82,29 +103,41 @@ $(INITRD): $(USER_BINS) $(INITRD_FILES) tools/mkinitrd.py
 	@echo "  INITRD  $@"
 	@$(PYTHON) tools/mkinitrd.py -o $@ $(if $(wildcard $(INITRD_TREE)),--tree $(INITRD_TREE)) $(USER_BINS)
 
-initrd: $(INITRD)
+initrd: $(INITRD) ## build the initrd, initrd.cpio in the build directory
 
-RUN := $(PYTHON) tools/run.py --kernel $(KERNEL) --initrd $(INITRD) --cpus $(CPUS) --mem $(MEM) \
-       $(if $(APPEND),--append "$(APPEND)") $(if $(ICOUNT),--icount) \
-       $(if $(DISK_SIZE),--disk-size $(DISK_SIZE))
+# One shell word, whatever the value holds: 'it'\''s' for it's.
+shquote = '$(subst ','\'',$(1))'
 
-# The toolchain check runs first and the build in a second make, so that a
-# toolchain installed just now is found by the CROSS probe.
-qemu:
+# The knobs go to the runner as they were typed: it checks them all and says
+# what is wrong before anything is built or started (ICOUNT=0 is off there,
+# not "non-empty, so on"; an empty DISK_SIZE means no disk).
+RUN := $(PYTHON) tools/run.py --kernel $(KERNEL) --initrd $(INITRD) --cpus $(call shquote,$(CPUS)) \
+       --mem $(call shquote,$(MEM)) --append $(call shquote,$(APPEND)) \
+       --icount=$(call shquote,$(ICOUNT)) --disk-size=$(call shquote,$(DISK_SIZE))
+
+check-knobs: ## check CPUS, MEM, ICOUNT, DISK_SIZE and APPEND; say what is wrong
+	@$(RUN) --check
+
+# The knobs are checked first, then the toolchain, and the build runs in a
+# second make, so that a toolchain installed just now is found by the CROSS
+# probe. run.py refuses to start while another QEMU uses the same disk.
+qemu: check-knobs ## boot to the faultline shell on this terminal (Ctrl-A x quits)
 	@$(PYTHON) tools/setup.py
 	@$(MAKE) --no-print-directory all
 	$(RUN) --interactive
 
-qemu-gdb:
+qemu-gdb: check-knobs ## like qemu, but harts wait at reset for GDB (then `make gdb` in another terminal)
 	@$(PYTHON) tools/setup.py
 	@$(MAKE) --no-print-directory all
 	$(RUN) --interactive --gdb
 
-gdb: $(KERNEL)
-	$(PYTHON) tools/run.py --attach-gdb --kernel $(KERNEL)
+# No build here: rebuilding under a running QEMU would give GDB symbols of a
+# kernel that is not the one running. run.py checks that they match.
+gdb: ## attach gdb-multiarch to the QEMU of `make qemu-gdb`, with the kernel's symbols
+	@$(PYTHON) tools/run.py --attach-gdb --kernel $(KERNEL)
 
 # Like qemu: tools (and the Python test packages) first, then the build.
-test:
+test: ## build, then run every test: host unit tests and QEMU integration tests
 	@$(PYTHON) tools/setup.py --test
 	@$(MAKE) --no-print-directory all
 	FL_BUILD=$(BUILD) $(PYTHON) -m pytest -q -n 2 tests
@@ -114,9 +147,10 @@ test:
 # tables, JSON and plots into $(BUILD)/bench (docs/measurement.md). Fails,
 # naming them, if any benchmark is missing or could not run.
 # DOCS=1: into docs/results, and rewrite the figures docs/measurement.md quotes.
+## DOCS: 1 = bench and mmbench write docs/results and the figures docs/measurement.md quotes
 BENCH_OUT   = $(if $(DOCS),docs/results,$(BUILD)/bench)
 MMBENCH_OUT = $(if $(DOCS),docs/results,$(BUILD)/mmbench)
-bench: all
+bench: all ## microbenchmarks under -icount, one boot per configuration -> build/bench/ (DOCS=1: docs/results)
 	$(PYTHON) tools/report.py --kernel $(KERNEL) --initrd $(INITRD) --cpus $(CPUS) --mem $(MEM) \
 	  --out-dir $(BENCH_OUT) $(if $(DOCS),--docs-md docs/measurement.md)
 
@@ -124,22 +158,35 @@ bench: all
 # run (mem=8M, 64M swap disk), MMBENCH_RUNS times each (counts that depend
 # on when the disk answers move between runs): mm.md, mm.json, mm.png into
 # $(BUILD)/mmbench; DOCS=1 into docs/results, with the figures in docs/.
+## MMBENCH_RUNS: runs of each memory manager in mmbench (figures that move are shown as ranges)
 MMBENCH_RUNS ?= 3
-mmbench: all
+mmbench: all ## memory managers compared under -icount -> build/mmbench/ (DOCS=1: docs/results)
 	$(PYTHON) tools/mmbench.py --kernel $(KERNEL) --initrd $(INITRD) --repeat $(MMBENCH_RUNS) \
 	  --out-dir $(MMBENCH_OUT) --log-dir $(BUILD)/mmbench $(if $(DOCS),--docs-md docs/measurement.md)
 
 # Every result kept in docs/ regenerated from one build: docs/results/* and
 # the generated blocks of docs/measurement.md (tests/test_docs.py checks
 # that they are in the tools' format). Both runs first, then the status.
-docs-results: all
+docs-results: all ## regenerate docs/results and the figures docs/measurement.md quotes
 	@rc=0; $(MAKE) --no-print-directory bench DOCS=1 || rc=1; \
 	  $(MAKE) --no-print-directory mmbench DOCS=1 || rc=1; exit $$rc
 
-test-host:
+test-host: ## only the host unit tests (no QEMU, no cross build)
 	FL_BUILD=$(BUILD) $(PYTHON) -m pytest -q -m host tests
 
-clean:
+clean: ## remove the build directory (build/, or build-debug/ with DEBUG=1)
 	rm -rf $(BUILD)
+
+# `make help`: targets from their `## text` rule lines, knobs from their
+# `## NAME: text` lines, each knob with the value it has now.
+HELP_FILES := $(filter-out %.d,$(MAKEFILE_LIST))
+HELP_KNOBS  = $(shell sed -n 's/^## \([A-Z_][A-Z0-9_]*\): .*/\1/p' $(HELP_FILES))
+help: ## this list: every target and knob
+	@echo "Targets (make TARGET):"
+	@sed -n 's/^\([a-zA-Z0-9_.-][a-zA-Z0-9_.-]*\):.*## \(.*\)$$/\1\t\2/p' $(HELP_FILES) | \
+	    awk -F'\t' '{ printf "  %-16s %s\n", $$1, $$2 }'
+	@echo "Knobs (make qemu CPUS=4 ...; [value now]):"
+	@$(foreach k,$(HELP_KNOBS),printf '  %-10s %-14s %s\n' $(call shquote,$(k)) \
+	    $(call shquote,[$($(k))]) "$$(sed -n 's/^## $(k): //p' $(HELP_FILES))";)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -88,9 +88,13 @@ static int finish_chosen(struct fdt_scan *s, const struct fdt_node *n)
         const char *args = value_string(b, n->prop[PROP_BOOTARGS]);
         if (!args)
             return FDT_ERR_STRUCTURE;
-        /* a silently shortened command line would drop parameters */
-        if (kstrlcpy(s->out->bootargs, args, sizeof s->out->bootargs) >= sizeof s->out->bootargs)
-            return FDT_ERR_LIMIT;
+        /* a silently shortened command line would drop parameters: keep
+         * none, and let the boot refuse it with a message (which a failed
+         * scan could not give: without the tree there is no exit device) */
+        if (kstrlcpy(s->out->bootargs, args, sizeof s->out->bootargs) >= sizeof s->out->bootargs) {
+            s->out->bootargs[0] = '\0';
+            s->out->bootargs_too_long = true;
+        }
     }
     if (value_present(n->prop[PROP_INITRD_START])) {
         rc = value_number(b, n->prop[PROP_INITRD_START], &s->out->initrd_start);

@@ -21,6 +21,9 @@
 #include "blk_selftest.h"
 #include "printk.h"
 #include "kstring.h"
+#include "elf.h"
+#include "aspace.h"
+#include <faultline/errno.h>
 #include <arch/arch.h>
 #include <arch/sbi.h>
 
@@ -38,6 +41,16 @@ static _Noreturn void early_fail(const char *msg)
     for (const char *s = msg; *s; s++)
         sbi_console_putchar(*s);
     arch_poweroff(EXIT_CODE_PANIC);
+}
+
+/* Without a device tree there is no UART and no exit device: this goes
+ * through the firmware's console, and QEMU's exit status cannot say why. */
+static _Noreturn void fdt_failed(int rc)
+{
+    char msg[BOOT_ERROR_MAX];
+    ksnprintf(msg, sizeof msg, "faultline: the device tree is damaged or too big (%s); "
+              "cannot boot\n", fdt_strerror(rc));
+    early_fail(msg);
 }
 
 /* The boot hart is cpu 0; the others follow in device-tree order. */
@@ -58,10 +71,86 @@ static void setup_cpus(uint64_t boot_hartid)
     }
 }
 
+/* A boot that cannot go on because of how it was started (a parameter, or
+ * a machine too small for what it was given): one line that says why,
+ * then QEMU exits with EXIT_CODE_BADPARAM, never a panic. */
+static _Noreturn __attribute__((format(printf, 1, 2))) void boot_refused(const char *fmt, ...)
+{
+    char why[BOOT_ERROR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    kvsnprintf(why, sizeof why, fmt, ap);
+    va_end(ap);
+    kprintf("faultline: bad boot parameter: %s\n", why);
+    arch_poweroff(EXIT_CODE_BADPARAM);
+}
+
+/*
+ * QEMU loads the initrd where it likes (half way up RAM on virt) and does
+ * not check that all of it lands in RAM: with too little memory the end of
+ * it is in a hole, and reading it would fault. Say so instead.
+ */
+static void check_initrd_in_ram(void)
+{
+    if (board.initrd_end <= board.initrd_start || board.nmemory == 0)
+        return;
+    paddr_t ram_end = board.memory[0].base + board.memory[0].size;
+    if (board.initrd_start < board.memory[0].base || board.initrd_end > ram_end)
+        boot_refused("the initrd (0x%lx-0x%lx) does not fit in RAM (0x%lx-0x%lx); "
+                     "give the machine more memory (QEMU -m, make MEM=)",
+                     board.initrd_start, board.initrd_end, board.memory[0].base, ram_end);
+}
+
+/* init= names a program that must exist and load: checked here, before
+ * anything runs, so that a typo is a boot error and not a panic in the
+ * first process. */
+static void check_init_program(void)
+{
+    struct initrd_file f;
+    struct elf_image img;
+    int rc = rootfs_find_program(params.init, &f);
+    if (rc == -ENOENT)
+        boot_refused("init=%s: no such file in the initrd; valid: a program in the initrd, "
+                     "e.g. init=/init or init=/sh (`ls` at the shell lists them)", params.init);
+    if (rc != 0)
+        boot_refused("init=%s: not a program (a directory); valid: a program in the initrd, "
+                     "e.g. init=/init or init=/sh", params.init);
+    if (elf_parse(f.data, f.size, USER_BASE, USER_HEAP_LIMIT, &img) != 0)
+        boot_refused("init=%s: not a program this kernel can run (not a RISC-V ELF "
+                     "executable); valid: a program in the initrd, e.g. init=/init or init=/sh",
+                     params.init);
+}
+
 static void add_reserved(struct mem_range *r, int *n, uint64_t base, uint64_t size)
 {
     if (size && *n < MAX_RESERVED_RANGES + 3)
         r[(*n)++] = (struct mem_range){ base, size };
+}
+
+/*
+ * frames_init puts the core map (one struct frame per page) straight after
+ * the kernel. With much memory it is long enough to run over what QEMU
+ * loaded above the kernel (the initrd, 128 MiB up on virt) and the boot
+ * would go on with a wiped initrd. Refuse that, and say how much memory
+ * does fit, until the core map is placed around what it must not cover.
+ */
+static void check_core_map_room(paddr_t ram_base, paddr_t ram_top, paddr_t kernel_end,
+                                const struct mem_range *reserved, int n)
+{
+    paddr_t map_start = ALIGN_UP(kernel_end, PAGE_SIZE);
+    uint64_t nframes = (ram_top - ram_base) >> PAGE_SHIFT;
+    paddr_t map_end = map_start + ALIGN_UP(nframes * sizeof(struct frame), PAGE_SIZE);
+    paddr_t limit = map_end;
+    for (int i = 0; i < n; i++)
+        if (reserved[i].base >= map_start && reserved[i].base < limit)
+            limit = reserved[i].base;
+    if (limit == map_end)
+        return;
+    uint64_t fits = ((limit - map_start) / sizeof(struct frame)) << PAGE_SHIFT;
+    boot_refused("%lu MiB of memory needs a %lu KiB core map after the kernel, which would "
+                 "overwrite what the boot loader put at 0x%lx; valid: at most mem=%luM "
+                 "(or give the machine less memory)",
+                 (ram_top - ram_base) / MIB, (map_end - map_start) / 1024, limit, fits / MIB);
 }
 
 static void setup_memory(paddr_t dtb_pa)
@@ -92,20 +181,33 @@ static void setup_memory(paddr_t dtb_pa)
         kprintf("faultline: bad boot parameter: mem= leaves no room after the kernel\n");
         arch_poweroff(EXIT_CODE_BADPARAM);
     }
+    check_core_map_room(ram_base, ram_top, kernel_end, reserved, n);
     frames_init(ram_base, ram_top, kernel_end, reserved, n);
 
     paddr_t phys_top = ram_end;
     if (board.initrd_end > phys_top)
         phys_top = board.initrd_end;
     kmap_init(phys_top);
-    kprintf("faultline: memory: %lu MiB at 0x%lx, managing %lu MiB (%lu frames free)\n",
-            board.memory[0].size / MIB, ram_base, (ram_top - ram_base) / MIB, frames_free_count());
+    if (!params.quiet)
+        kprintf("faultline: memory: %lu MiB at 0x%lx, managing %lu MiB (%lu frames free)\n",
+                board.memory[0].size / MIB, ram_base, (ram_top - ram_base) / MIB, frames_free_count());
 }
 
 static void banner(void)
 {
     char desc[128];
     params_describe(&params, desc, sizeof desc);
+#ifdef FL_DEBUG
+    /* make DEBUG=1: -Og, and the checks that only debug builds make */
+    kprintf("faultline: debug build (FL_DEBUG)\n");
+#endif
+    /* quiet: the banner lines that describe a boot that went as asked are
+     * left out; a line that reports a problem never is. */
+    if (params.quiet) {
+        if (board.harts_ignored)
+            kprintf("faultline: harts: some ignored: more than MAX_HARTS\n");
+        return;
+    }
     kprintf("faultline: harts: %u (boot hart %u)%s\n", ncpus, cpus[0].hartid,
             board.harts_ignored ? ", some ignored: more than MAX_HARTS" : "");
     kprintf("faultline: bootargs: \"%s\"\n", board.bootargs);
@@ -174,24 +276,29 @@ _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)
 {
     arch_cpu_set_self(&cpus[0]);
     const void *dtb = (const void *)PA_TO_KVA(dtb_pa);
-    if (fdt_scan(dtb, &board) != 0)
-        early_fail("faultline: the device tree is damaged; cannot boot\n");
+    int rc = fdt_scan(dtb, &board);
+    if (rc != 0)
+        fdt_failed(rc);
     if (board.uart.present)
         uart_init(board.uart.base);
     kprintf("\nfaultline %s (riscv64) booting on hart %lu\n", FAULTLINE_VERSION, hartid);
 
-    char err[200];
-    if (params_parse(board.bootargs, &params, err, sizeof err)) {
-        kprintf("faultline: bad boot parameter: %s\n", err);
-        arch_poweroff(EXIT_CODE_BADPARAM);
-    }
+    char err[BOOT_ERROR_MAX];
+    if (board.bootargs_too_long)
+        boot_refused("the command line is longer than %d characters; valid: a command "
+                     "line of at most %d characters", BOOTARGS_MAX - 1, BOOTARGS_MAX - 1);
+    if (params_parse(board.bootargs, &params, err, sizeof err))
+        boot_refused("%s", err);
+    check_initrd_in_ram();
     setup_cpus(hartid);
     arch_hart_init(&cpus[0]);
     banner();
     counters_init();
     setup_memory(dtb_pa);
     cpus[0].active_root = kernel_pagetable;
-    kprintf("faultline: ipi: %s\n", arch_ipi_init());
+    const char *ipi = arch_ipi_init();
+    if (!params.quiet)
+        kprintf("faultline: ipi: %s\n", ipi);
 
     if (board.plic.present && cpus[0].plic_context != FDT_NO_CONTEXT) {
         plic_init(board.plic.base);
@@ -204,8 +311,10 @@ _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)
     blk_init();          /* no I/O: only finds, negotiates and routes the interrupt */
     const void *initrd = board.initrd_end > board.initrd_start ? (const void *)PA_TO_KVA(board.initrd_start) : NULL;
     files_init(initrd, board.initrd_end - board.initrd_start);
-    kprintf("faultline: initrd: %d files, %lu bytes\n", rootfs_initrd_count(),
-            board.initrd_end - board.initrd_start);
+    if (!params.quiet)
+        kprintf("faultline: initrd: %d files, %lu bytes\n", rootfs_initrd_count(),
+                board.initrd_end - board.initrd_start);
+    check_init_program();
 
     run_selftest();
     mm_init();
@@ -229,7 +338,8 @@ _Noreturn void secondary_main(uint64_t hartid, uint64_t cpu_index)
     if (board.plic.present && c->plic_context != FDT_NO_CONTEXT)
         plic_hart_init(c->plic_context);
     __atomic_store_n(&c->online, true, __ATOMIC_SEQ_CST);
-    kprintf("faultline: hart %lu online\n", hartid);
+    if (!params.quiet)
+        kprintf("faultline: hart %lu online\n", hartid);
     timer_start_hart(c);
     scheduler();
 }

@@ -72,9 +72,12 @@ struct param_choice {
 
 struct param_spec;
 
-/* Parses a value into *p. has_value is false for a bare "key" token. */
+/* Parses a value into *p. has_value is false for a bare "key" token. On
+ * failure it may set *why to what exactly is wrong (the message then says
+ * it before listing what is valid). */
 typedef int (*param_apply_fn)(const struct param_spec *spec, struct boot_params *p,
-                              const char *value, size_t len, bool has_value);
+                              const char *value, size_t len, bool has_value,
+                              const char **why);
 /* Appends what values are valid, for error messages. */
 typedef void (*param_valid_fn)(const struct param_spec *spec, struct text *t);
 /* Appends "key=value" for the banner, or nothing if the key is at rest. */
@@ -137,8 +140,9 @@ static bool token_is(const char *value, size_t len, const char *word)
 }
 
 static int apply_choice(const struct param_spec *spec, struct boot_params *p,
-                        const char *value, size_t len, bool has_value)
+                        const char *value, size_t len, bool has_value, const char **why)
 {
+    (void)why;
     if (!has_value)
         return -1;
     for (size_t i = 0; i < spec->nchoices; i++) {
@@ -183,11 +187,25 @@ static void show_choice_if_set(const struct param_spec *spec, const struct boot_
 
 /* --- mem=SIZE --- */
 
+static bool all_digits(const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+    return len > 0;
+}
+
 static int apply_mem(const struct param_spec *spec, struct boot_params *p,
-                     const char *value, size_t len, bool has_value)
+                     const char *value, size_t len, bool has_value, const char **why)
 {
     uint64_t bytes;
     (void)spec;
+    /* A bare number is refused, not read as bytes: mem=8 is someone who
+     * meant 8M far more often than someone who wants 8 bytes. */
+    if (has_value && all_digits(value, len)) {
+        *why = "the unit is missing";
+        return -1;
+    }
     /* 0 would read as "no cap", which nobody who types mem= means */
     if (!has_value || params_parse_size(value, len, &bytes) != 0 || bytes == 0)
         return -1;
@@ -198,13 +216,14 @@ static int apply_mem(const struct param_spec *spec, struct boot_params *p,
 static void valid_mem(const struct param_spec *spec, struct text *t)
 {
     (void)spec;
-    text_put(t, "a size above 0 in bytes, with an optional K, M or G suffix (e.g. 8M)");
+    text_put(t, "a size above 0 with a unit, K, M or G (e.g. 8M)");
 }
 
 static void show_mem(const struct param_spec *spec, const struct boot_params *p, struct text *t)
 {
+    /* mem= always has a unit, so the value is a whole number of KiB */
     static const struct { int shift; const char *suffix; } units[] = {
-        { SIZE_SHIFT_G, "G" }, { SIZE_SHIFT_M, "M" }, { SIZE_SHIFT_K, "K" }, { 0, "" },
+        { SIZE_SHIFT_G, "G" }, { SIZE_SHIFT_M, "M" }, { SIZE_SHIFT_K, "K" },
     };
     uint64_t v = p->mem_limit;
     if (v == 0)
@@ -224,9 +243,10 @@ static void show_mem(const struct param_spec *spec, const struct boot_params *p,
 /* --- init=PATH --- */
 
 static int apply_init(const struct param_spec *spec, struct boot_params *p,
-                      const char *value, size_t len, bool has_value)
+                      const char *value, size_t len, bool has_value, const char **why)
 {
     (void)spec;
+    (void)why;
     if (!has_value || len == 0 || len >= sizeof p->init)
         return -1;
     memcpy(p->init, value, len);
@@ -252,9 +272,10 @@ static void show_init(const struct param_spec *spec, const struct boot_params *p
 /* --- quiet --- */
 
 static int apply_quiet(const struct param_spec *spec, struct boot_params *p,
-                       const char *value, size_t len, bool has_value)
+                       const char *value, size_t len, bool has_value, const char **why)
 {
     (void)spec;
+    (void)why;
     (void)value;
     (void)len;
     if (has_value)
@@ -336,7 +357,8 @@ static void explain_unknown_key(struct text *t, const char *key, size_t len)
 }
 
 static void explain_bad_value(struct text *t, const struct param_spec *spec,
-                              const char *value, size_t len, bool has_value)
+                              const char *value, size_t len, bool has_value,
+                              const char *why)
 {
     if (has_value) {
         text_put(t, "bad value '");
@@ -346,6 +368,10 @@ static void explain_bad_value(struct text *t, const struct param_spec *spec,
         text_put(t, "missing value for ");
     }
     text_put(t, spec->key);
+    if (why) {
+        text_put(t, ": ");
+        text_put(t, why);
+    }
     text_put(t, "; valid: ");
     spec->valid(spec, t);
 }
@@ -365,8 +391,9 @@ static int apply_token(const char *tok, size_t len, struct boot_params *out, str
         explain_unknown_key(err, tok, key_len);
         return -1;
     }
-    if (spec->apply(spec, out, value, value_len, has_value) != 0) {
-        explain_bad_value(err, spec, value, value_len, has_value);
+    const char *why = NULL;
+    if (spec->apply(spec, out, value, value_len, has_value, &why) != 0) {
+        explain_bad_value(err, spec, value, value_len, has_value, why);
         return -1;
     }
     return 0;

@@ -1,5 +1,7 @@
 """QEMU integration tests of booting: the banner on 1, 2 and 4 harts, boot
-under -icount, boot parameters (accepted, echoed, rejected) and halting.
+under -icount, boot parameters (accepted, echoed, rejected as boot errors
+with exit 2, never a panic: docs/protocol.md, "Boot errors"), `quiet`,
+machines too small or too big for what QEMU loads, and halting.
 
 The banner lines are the ones docs/protocol.md lists:
     faultline <version> (riscv64) booting on hart <id>
@@ -11,7 +13,10 @@ The banner lines are the ones docs/protocol.md lists:
     faultline: hart <n> online            (one per secondary hart)
 """
 
+import os
 import re
+import subprocess
+import sys
 import time
 
 import pytest
@@ -235,6 +240,118 @@ def test_bad_mem_rejected(machine, append):
     assert "init: starting sh" not in log
 
 
+def bad_parameter_line(code, log):
+    """The one `bad boot parameter` line of a boot that stopped with exit 2
+    (docs/protocol.md), and no panic or shell before it."""
+    assert code == EXIT_BAD_PARAM, f"QEMU exit code {code}, expected {EXIT_BAD_PARAM}:\n{log[-2000:]}"
+    lines = re.findall(r"^faultline: bad boot parameter: (.*)$", log, re.MULTILINE)
+    assert len(lines) == 1, f"expected one bad-parameter line:\n{log[-2000:]}"
+    assert "FL-PANIC" not in log and "init: starting sh" not in log, log[-2000:]
+    return lines[0]
+
+
+def test_mem_without_unit_says_the_unit_is_missing(machine):
+    line = bad_parameter_line(*stopped_boot(machine, "mem=8"))
+    assert line.startswith("bad value '8' for mem: the unit is missing; valid: "), line
+    assert "e.g. 8M" in line, line
+
+
+@pytest.mark.parametrize("path", ["/nosuch", "/"])
+def test_init_that_does_not_exist_is_a_boot_error(machine, path):
+    # It used to panic (exit 3) when the first process could not exec it.
+    line = bad_parameter_line(*stopped_boot(machine, f"init={path}"))
+    assert line.startswith(f"init={path}: no such file in the initrd; valid: "), line
+    assert "init=/sh" in line, line
+
+
+def test_init_that_is_not_a_program_is_a_boot_error(machine, tmp_path, user_dir, repo_root):
+    notes = tmp_path / "notes"
+    notes.write_text("not an ELF executable\n")
+    initrd = tmp_path / "initrd.cpio"
+    programs = sorted(str(p) for p in user_dir.iterdir() if p.is_file() and os.access(p, os.X_OK))
+    subprocess.run([sys.executable, str(repo_root / "tools" / "mkinitrd.py"), "-o", str(initrd),
+                    *programs, str(notes)], check=True, timeout=60)
+    m = machine(append="init=/notes", initrd=initrd)
+    line = bad_parameter_line(m.wait_exit(timeout=60), m.log)
+    assert line.startswith("init=/notes: not a program this kernel can run"), line
+
+
+def test_init_of_another_program_boots(machine):
+    m = machine(append="init=/sh")
+    m.expect_prompt(timeout=BOOT_TIMEOUT)
+    assert "init: starting sh" not in m.log          # sh ran as the first process
+    assert_shell_works(m)
+
+
+def test_command_line_too_long_is_a_boot_error(machine):
+    # The kernel keeps BOOTARGS_MAX - 1 characters; a longer line used to be
+    # reported as a damaged device tree.
+    line = bad_parameter_line(*stopped_boot(machine, "mm=swap " + "x" * 300))
+    assert line.startswith("the command line is longer than 255 characters"), line
+
+
+def test_initrd_past_the_end_of_ram_is_a_boot_error(machine):
+    # With 6 MiB QEMU puts the initrd half way up RAM and its tail in the
+    # hole after RAM, without complaint; the kernel used to fault reading it.
+    m = machine(mem="6M", disk_size=None)
+    line = bad_parameter_line(m.wait_exit(timeout=60), m.log)
+    assert re.fullmatch(r"the initrd \(0x[0-9a-f]+-0x[0-9a-f]+\) does not fit in RAM "
+                        r"\(0x80000000-0x80600000\); give the machine more memory .*", line), line
+
+
+def test_memory_beyond_what_the_core_map_can_follow_is_refused(machine):
+    # 16 GiB needs a 128 MiB core map after the kernel, over the initrd that
+    # QEMU puts 128 MiB up: the boot went on with a wiped initrd. mem= says
+    # how much does fit, and a boot with that much works.
+    m = machine(mem="16G", disk_size=None)
+    line = bad_parameter_line(m.wait_exit(timeout=120), m.log)
+    fits = re.search(r"valid: at most mem=(\d+)M", line)
+    assert fits and "core map" in line, line
+    m2 = machine(mem="16G", disk_size=None, append=f"mem={fits.group(1)}M")
+    m2.expect_prompt(timeout=BOOT_TIMEOUT)
+    assert params_of(m2).get("mem") in (f"{fits.group(1)}M", f"{int(fits.group(1)) // 1024}G")
+    assert_shell_works(m2)
+
+
+def test_smallest_mem_the_runner_allows_boots(machine, repo_root, kernel_elf, initrd_cpio):
+    # tools/knobs.py works out from QEMU's virt layout how little memory
+    # this build can have; it must be right both ways: its minimum boots to
+    # the shell, and one MiB less does not start (QEMU refuses the layout,
+    # or the kernel refuses an initrd that runs past the end of RAM).
+    res = subprocess.run([sys.executable, str(repo_root / "tools" / "run.py"), "--kernel",
+                          str(kernel_elf), "--initrd", str(initrd_cpio), "--mem", "1M", "--check"],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=60)
+    least = re.search(r"Use MEM=(\d+)M or more", res.stdout)
+    assert res.returncode == 2 and least, res.stdout
+    least = int(least.group(1))
+    m = machine(mem=f"{least}M", disk_size=None)
+    m.expect_prompt(timeout=BOOT_TIMEOUT)
+    assert_shell_works(m)
+    below = machine(mem=f"{least - 1}M", disk_size=None, name="below")
+    code = below.wait_exit(timeout=60)
+    assert code in (1, EXIT_BAD_PARAM), f"{least - 1}M: exit {code}\n{below.tail()}"
+    assert "init: starting sh" not in below.log
+
+
+def test_quiet_gives_a_shorter_banner(machine):
+    m = machine(cpus=2, append="quiet")
+    m.expect_prompt(timeout=BOOT_TIMEOUT)
+    assert_shell_works(m)
+    assert re.search(r"^faultline \S+ \(riscv64\) booting on hart \d+$", m.log, re.MULTILINE)
+    for left_out in ("harts", "bootargs", "params", "memory", "ipi", "initrd"):
+        assert not re.search(rf"^faultline: {left_out}: ", m.log, re.MULTILINE), \
+            f"quiet still printed the {left_out} line:\n{m.log[-2000:]}"
+    assert "online" not in m.log, m.log[-2000:]
+    # What is not routine stays: the disk and memory manager in use.
+    assert re.search(r"^faultline: mm: paging", m.log, re.MULTILINE), m.log[-2000:]
+    # The same boot without quiet prints them all.
+    loud = machine(cpus=2, name="loud")
+    loud.expect_prompt(timeout=BOOT_TIMEOUT)
+    wait_harts_online(loud, 2)
+    for line in ("harts", "bootargs", "params", "memory", "ipi", "initrd"):
+        assert re.search(rf"^faultline: {line}: ", loud.log, re.MULTILINE), line
+
+
 # ----- halting -----------------------------------------------------------------
 
 @pytest.mark.machine(cpus=2)
@@ -250,3 +367,17 @@ def test_halt_with_exit_code(shell, code):
     assert halt(shell, code) == code
     assert not shell.killed
     assert "faultline: halting" in shell.log
+
+
+@pytest.mark.parametrize("code", [255, 0])
+def test_halt_takes_codes_up_to_255(shell, code):
+    assert halt(shell, code) == code
+
+
+@pytest.mark.parametrize("args", ["300", "256", "-1", "abc", "1 2"])
+def test_halt_refuses_a_code_out_of_range(shell, args):
+    # A process exit status has 8 bits: `halt 300` used to exit 44.
+    out = shell.run_shell(f"halt {args}")
+    assert "usage: halt [exit-code 0..255]" in out, out
+    assert "halting" not in shell.log
+    assert halt(shell, 9) == 9

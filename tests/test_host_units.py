@@ -309,7 +309,9 @@ SYNTHETIC_BOARDS = {
     "too-many-reserved": (TOO_MANY_RESERVED_DTS, [f"error={FDT_ERR_LIMIT}"]),
     "too-deep": (TOO_DEEP_DTS, [f"error={FDT_ERR_STRUCTURE}"]),
     "half-initrd": (HALF_INITRD_DTS, [f"error={FDT_ERR_STRUCTURE}"]),
-    "long-bootargs": (LONG_BOOTARGS_DTS, [f"error={FDT_ERR_LIMIT}"]),
+    # Scanned, but flagged with nothing kept: the kernel refuses the boot
+    # with a message (a failed scan would leave it no way to exit with one).
+    "long-bootargs": (LONG_BOOTARGS_DTS, ["bootargs_too_long=1", "bootargs="]),
     "sswi-too-small": (SSWI_TOO_SMALL_DTS, [f"error={FDT_ERR_STRUCTURE}"]),
 }
 

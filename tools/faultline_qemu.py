@@ -261,6 +261,53 @@ def ensure_disk(path: Union[str, Path], size: Union[str, int]) -> Path:
     return path
 
 
+# QEMU's file driver locks byte ranges of an image it has open (open file
+# description locks): offsets 100 + n for each permission it holds and
+# 200 + n for each it refuses others. Any lock there means a QEMU uses it.
+QEMU_LOCK_FIRST_BYTE = 100
+QEMU_LOCK_BYTES = 200
+
+
+def disk_locked(path: Union[str, Path]) -> bool:
+    """True if some process (a QEMU) holds QEMU's lock on the image. Asks
+    the kernel who would block a write lock; takes no lock itself."""
+    import fcntl
+    import struct
+    if not hasattr(fcntl, "F_OFD_GETLK"):
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        # struct flock: l_type, l_whence, l_start, l_len, l_pid (native layout)
+        query = struct.pack("hhqqi", fcntl.F_WRLCK, os.SEEK_SET,
+                            QEMU_LOCK_FIRST_BYTE, QEMU_LOCK_BYTES, 0)
+        answer = fcntl.fcntl(fd, fcntl.F_OFD_GETLK, query)
+        return struct.unpack("hhqqi", answer)[0] != fcntl.F_UNLCK
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def qemu_pids_using(path: Union[str, Path]) -> list:
+    """[(pid, command line)] of the QEMUs whose command line names `path`."""
+    needle = str(Path(path).absolute())
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(
+                errors="replace")
+        except OSError:
+            continue
+        if "qemu-system" in cmdline and needle in cmdline:
+            found.append((int(entry.name), cmdline))
+    return found
+
+
 def short_socket_path(preferred: Union[str, Path]) -> Path:
     """`preferred` if it fits in a sockaddr_un, else a path in a fresh
     private directory under the system temp dir (pytest's tmp_path can be

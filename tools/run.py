@@ -2,9 +2,11 @@
 """Runs faultline under QEMU.
 
   run.py --kernel K --initrd I [--cpus N] [--mem 128M] [--append "k=v ..."]
-         [--icount] [--disk PATH] [--disk-size 64M] MODE
+         [--icount[=0|1]] [--disk PATH] [--disk-size 64M] MODE
 
 MODE is one of
+  --check                check the values above (what `make qemu` passes as
+                         CPUS, MEM, ICOUNT, DISK_SIZE, APPEND) and stop
   --interactive          console on this terminal (Ctrl-A x quits QEMU)
   --interactive --gdb    same, harts stopped at reset, GDB stub on a Unix
                          socket in the build directory; attach with `make gdb`
@@ -16,10 +18,13 @@ MODE is one of
 
 Batch exit status: QEMU's own (0 clean halt, 2 bad boot parameter, 3 panic,
 N for `halt N`), 124 overall timeout, 125 idle timeout, 128+S if QEMU died
-of signal S. On failure the log is kept and its path printed.
+of signal S. On failure the log is kept and its path printed. A bad value
+(see tools/knobs.py) exits 2 before QEMU starts; a disk or GDB stub that
+another QEMU is using, or a kernel rebuilt under a running QEMU, exits 1.
 """
 
 import argparse
+import hashlib
 import json
 import os
 import shlex
@@ -31,10 +36,13 @@ TOOLS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TOOLS))
 
 import faultline_qemu as fq  # noqa: E402
+import knobs  # noqa: E402
 
 GDB_SCRIPT = TOOLS / "gdb" / "faultline-gdb.py"
 EXIT_TIMEOUT = 124
 EXIT_IDLE = 125
+EXIT_BAD_KNOB = 2          # as argparse's usage errors: QEMU never started
+EXIT_IN_USE = 1
 
 
 def say(msg: str) -> None:
@@ -47,11 +55,12 @@ def parse_args(argv):
                                 epilog="\n".join(__doc__.splitlines()[2:]))
     p.add_argument("--kernel", required=True, help="kernel ELF (build/kernel.elf)")
     p.add_argument("--initrd", help="initrd cpio (build/initrd.cpio)")
-    p.add_argument("--cpus", type=int, default=1, help="harts (-smp)")
-    p.add_argument("--mem", default="128M", help="guest RAM (-m)")
+    p.add_argument("--cpus", default="1", help="harts (-smp)")
+    p.add_argument("--mem", default="128M", help="guest RAM (-m), in M or G")
     p.add_argument("--append", default="", help="kernel command line")
-    p.add_argument("--icount", action="store_true",
-                   help="-icount shift=0: cycles = instructions, deterministic counts")
+    p.add_argument("--icount", nargs="?", const="1", default="", metavar="0|1",
+                   help="-icount shift=0: cycles = instructions, deterministic counts "
+                   "(--icount alone is --icount=1)")
     p.add_argument("--disk", help="raw disk image for the virtio block (swap/paging) device")
     p.add_argument("--disk-size", help="create or resize the disk image to this size (64M)")
     p.add_argument("--build-dir", help="where GDB sockets, logs and the default disk go "
@@ -60,6 +69,8 @@ def parse_args(argv):
     p.add_argument("--extra", action="append", default=[], metavar="ARG",
                    help="one more QEMU argument (repeatable)")
     mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--check", action="store_true",
+                      help="check --cpus, --mem, --icount, --disk-size, --append and stop")
     mode.add_argument("--interactive", action="store_true", help="console on this terminal")
     mode.add_argument("--attach-gdb", action="store_true", help="attach gdb-multiarch")
     p.add_argument("--gdb", action="store_true", help="with --interactive: wait for GDB")
@@ -76,10 +87,14 @@ def parse_args(argv):
     args = p.parse_args(argv)
     if args.gdb and not args.interactive:
         p.error("--gdb goes with --interactive (then `make gdb` attaches)")
-    if not args.attach_gdb and not args.initrd:
+    if not args.attach_gdb and not args.check and not args.initrd:
         p.error("--initrd is required to boot")
-    if args.cpus < 1:
-        p.error("--cpus must be at least 1")
+    if not args.attach_gdb:
+        errors = knobs.check_all(args)
+        for e in errors:
+            say(e)
+        if errors:
+            sys.exit(EXIT_BAD_KNOB)
     return args
 
 
@@ -91,8 +106,12 @@ def build_dir_of(args) -> Path:
 # QEMU's stub listens on a Unix socket named after the user, inside the build
 # directory: no TCP port that another user (or CI job) could already hold.
 # gdb 13 takes the socket path directly: `target remote /path/to/sock`.
-# A small JSON file next to it records the target and QEMU's pid, so that
-# --attach-gdb finds it and a second qemu-gdb does not steal a live socket.
+# A small JSON file next to it records the target, QEMU's pid and a digest
+# of the kernel it booted, and then the pid of the GDB attached to it, so
+# that --attach-gdb finds the stub, refuses a kernel rebuilt since (its
+# symbols would not match what runs) and a second GDB (which would wait
+# forever for a stub that serves one), and a second qemu-gdb does not steal
+# a live socket.
 
 def gdb_socket_path(build_dir: Path) -> Path:
     return fq.short_socket_path(build_dir / f"gdb-{os.getuid()}.sock")
@@ -109,42 +128,109 @@ def read_gdb_state(build_dir: Path) -> dict:
         return {}
 
 
+def write_gdb_state(build_dir: Path, state: dict) -> None:
+    build_dir.mkdir(parents=True, exist_ok=True)
+    gdb_state_path(build_dir).write_text(json.dumps(state) + "\n")
+
+
+def pid_cmdline(pid) -> str:
+    try:
+        return Path(f"/proc/{int(pid)}/cmdline").read_bytes().replace(b"\0", b" ").decode(
+            errors="replace")
+    except (OSError, ValueError, TypeError):
+        return ""
+
+
 def pid_runs_qemu(pid: int, socket: str) -> bool:
     """True if pid is a live QEMU serving `socket` (not a reused pid)."""
-    try:
-        cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace")
-    except OSError:
-        return False
+    cmdline = pid_cmdline(pid)
     return "qemu" in cmdline and socket in cmdline
 
 
-def claim_gdb_socket(build_dir: Path) -> Path:
-    sock = gdb_socket_path(build_dir)
+def pid_runs_gdb(pid) -> bool:
+    return "gdb" in pid_cmdline(pid).split(" ")[0]
+
+
+def live_stub(build_dir: Path) -> dict:
+    """The state of a QEMU with a GDB stub that runs for build_dir, or {}."""
     state = read_gdb_state(build_dir)
-    if state.get("pid") and pid_runs_qemu(int(state["pid"]), str(sock)):
-        say(f"a QEMU with a GDB stub already runs (pid {state['pid']}, {sock}); "
-            "quit it first (Ctrl-A x in its terminal)")
-        sys.exit(1)
+    if state.get("pid") and pid_runs_qemu(int(state["pid"]), str(state.get("target", ""))):
+        return state
+    return {}
+
+
+def make_command(target: str, build_dir: Path) -> str:
+    """The make command that runs `target` for build_dir."""
+    if build_dir.name == "build-debug":
+        return f"make {target} DEBUG=1"
+    if build_dir.name == "build":
+        return f"make {target}"
+    return f"make {target} BUILD={build_dir}"
+
+
+def how_to_attach(build_dir: Path) -> str:
+    return make_command("gdb", build_dir)
+
+
+def file_digest(path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def refuse_live_stub(build_dir: Path) -> None:
+    state = live_stub(build_dir)
+    if state:
+        say(f"a QEMU with a GDB stub already runs for {build_dir} (pid {state['pid']}); "
+            f"attach to it with `{how_to_attach(build_dir)}`, or quit it first "
+            "(Ctrl-A x in its terminal)")
+        sys.exit(EXIT_IN_USE)
+
+
+def claim_gdb_socket(build_dir: Path, kernel) -> Path:
+    sock = gdb_socket_path(build_dir)
+    refuse_live_stub(build_dir)
     if sock.exists() or sock.is_symlink():
         sock.unlink()           # stale: its QEMU is gone
-    build_dir.mkdir(parents=True, exist_ok=True)
     # exec keeps our pid, so this pid is QEMU's from the exec on.
-    gdb_state_path(build_dir).write_text(json.dumps(
-        {"target": str(sock), "transport": "unix", "pid": os.getpid()}) + "\n")
+    write_gdb_state(build_dir, {"target": str(sock), "transport": "unix", "pid": os.getpid(),
+                                "kernel": str(Path(kernel).absolute()),
+                                "kernel_sha256": file_digest(kernel)})
     return sock
 
 
 def attach_gdb(args) -> int:
     build_dir = build_dir_of(args)
-    state = read_gdb_state(build_dir)
-    target = state.get("target") or str(gdb_socket_path(build_dir))
-    if state.get("transport", "unix") == "unix" and not Path(target).exists():
-        say(f"no GDB stub at {target}; start one first with `make qemu-gdb`")
-        return 1
-    cmd = fq.gdb_command(args.kernel, target, script=GDB_SCRIPT)
+    state = live_stub(build_dir)
+    if not state:
+        say(f"no QEMU with a GDB stub runs for {build_dir}; start one first with "
+            f"`{make_command('qemu-gdb', build_dir)}` in another terminal")
+        for other in sorted(build_dir.parent.glob(f"*/gdb-{os.getuid()}.json")):
+            if other.parent != build_dir and live_stub(other.parent):
+                say(f"(one runs for {other.parent}: attach with "
+                    f"`{how_to_attach(other.parent)}`)")
+        return EXIT_IN_USE
+    if not Path(args.kernel).is_file():
+        say(f"kernel {args.kernel} not found; it was there when QEMU started: "
+            "quit QEMU and start `make qemu-gdb` again")
+        return EXIT_IN_USE
+    if state.get("kernel_sha256") and file_digest(args.kernel) != state["kernel_sha256"]:
+        say(f"{args.kernel} changed after this QEMU (pid {state['pid']}) started it, so "
+            "GDB would show symbols of a kernel that is not the one running; quit QEMU "
+            "(Ctrl-A x) and start `make qemu-gdb` again")
+        return EXIT_IN_USE
+    if state.get("gdb_pid") and pid_runs_gdb(state["gdb_pid"]):
+        say(f"a GDB (pid {state['gdb_pid']}) is already attached to this QEMU, and its stub "
+            "serves one GDB at a time; use that one, or quit it first")
+        return EXIT_IN_USE
+    cmd = fq.gdb_command(args.kernel, state["target"], script=GDB_SCRIPT)
     if args.dry_run:
         print(shlex.join(cmd))
         return 0
+    # exec keeps our pid: from here on it is GDB's.
+    write_gdb_state(build_dir, {**state, "gdb_pid": os.getpid()})
     try:
         os.execvp(cmd[0], cmd)
     except FileNotFoundError:
@@ -158,8 +244,21 @@ def disk_path(args, build_dir: Path):
     """The disk image to attach: --disk, or BUILD/disk.img if only
     --disk-size was given, or None."""
     if args.disk:
-        return Path(args.disk)
+        return Path(args.disk).absolute()
     return build_dir / "disk.img" if args.disk_size else None
+
+
+def refuse_disk_in_use(path: Path) -> None:
+    """QEMU locks its disk image, and a second QEMU on the same image stops
+    with a raw "Failed to get write lock". Say who has it instead."""
+    if not fq.disk_locked(path):
+        return
+    users = fq.qemu_pids_using(path)
+    who = "; ".join(f"pid {pid}, {'a `make qemu-gdb`' if ' -gdb ' in cmd else 'a `make qemu`'}"
+                    for pid, cmd in users) or "one this user cannot see"
+    say(f"{path} is in use by another QEMU ({who}); quit that one first (Ctrl-A x in its "
+        "terminal), or boot this one without the disk: make qemu DISK_SIZE=")
+    sys.exit(EXIT_IN_USE)
 
 
 def prepare_disk(args, build_dir: Path):
@@ -167,6 +266,8 @@ def prepare_disk(args, build_dir: Path):
     path = disk_path(args, build_dir)
     if path is None:
         return None
+    if path.is_file():
+        refuse_disk_in_use(path)
     if args.disk_size:
         fq.ensure_disk(path, args.disk_size)
     elif not path.is_file():
@@ -186,13 +287,16 @@ def run_interactive(args) -> int:
     build_dir = build_dir_of(args)
     if not args.dry_run:
         check_files(args)
+    if args.gdb and not args.dry_run:
+        refuse_live_stub(build_dir)     # before the disk: the clearer reason
+    disk = disk_path(args, build_dir) if args.dry_run else prepare_disk(args, build_dir)
     sock = None
     if args.gdb:
-        sock = gdb_socket_path(build_dir) if args.dry_run else claim_gdb_socket(build_dir)
+        sock = gdb_socket_path(build_dir) if args.dry_run else claim_gdb_socket(build_dir,
+                                                                                args.kernel)
     cmd = fq.qemu_command(
         args.kernel, args.initrd, cpus=args.cpus, mem=args.mem, append=args.append,
-        icount=args.icount,
-        disk=disk_path(args, build_dir) if args.dry_run else prepare_disk(args, build_dir),
+        icount=args.icount, disk=disk,
         console="terminal", gdb_socket=sock, gdb_wait=args.gdb,
         extra_args=args.extra, qemu=args.qemu)
     if args.dry_run:
@@ -200,7 +304,7 @@ def run_interactive(args) -> int:
         return 0
     if args.gdb:
         say(f"harts stopped at reset; GDB stub on {sock}")
-        say("attach from another terminal with:  make gdb")
+        say(f"attach from another terminal with:  {how_to_attach(build_dir)}")
     say("console on this terminal; Ctrl-A x quits QEMU")
     # exec: QEMU owns the terminal directly, and its exit status is ours.
     try:
@@ -269,6 +373,8 @@ def run_batch(args) -> int:
 
 def main(argv=None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
+    if args.check:
+        return 0            # parse_args has checked every value
     if args.attach_gdb:
         return attach_gdb(args)
     if args.interactive:

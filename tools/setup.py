@@ -125,7 +125,7 @@ def print_manual_instructions(missing) -> None:
 
 REQUIREMENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "requirements-dev.txt")
 # import name of each package the test run cannot start without
-TEST_MODULES = ("pytest", "pexpect", "xdist", "pytest_timeout")
+TEST_MODULES = ("pytest", "pexpect", "ptyprocess", "xdist", "pytest_timeout")
 
 
 def missing_test_modules():

@@ -17,7 +17,7 @@ USER_AR := $(CROSS)ar
 # -fno-tree-loop-distribute-patterns: otherwise GCC may compile the loop in
 # memset()/memcpy() into a call to memset()/memcpy(), i.e. to itself.
 USER_CFLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany \
-    -std=c11 -Wall -Wextra -Werror -O2 -g -ffreestanding -fno-builtin -nostdlib \
+    -std=c11 -Wall -Wextra -Werror $(OPTFLAGS) -g -ffreestanding -fno-builtin -nostdlib \
     -fno-stack-protector -fno-pie -fno-common -fno-omit-frame-pointer \
     -fno-tree-loop-distribute-patterns -fno-asynchronous-unwind-tables \
     -ffunction-sections -fdata-sections \
@@ -42,7 +42,7 @@ USER_DIR_PROGS  := $(sort $(patsubst user/%/main.c,%,$(wildcard user/*/main.c)))
 USER_PROGS := $(USER_FILE_PROGS) $(USER_DIR_PROGS)
 USER_BINS  := $(addprefix $(BUILD)/user/,$(USER_PROGS))
 
-user: $(USER_BINS)
+user: $(USER_BINS) ## build the user programs (one per user/*.c)
 
 $(USER_OBJDIR)/%.o: user/%.c
 	@mkdir -p $(dir $@)

@@ -70,6 +70,8 @@
 /* --- boot --- */
 #define BOOTARGS_MAX        256
 #define MIN_USABLE_MEMORY   (2UL * 1024 * 1024)  /* mem= below this cannot hold the kernel's own tables */
+#define BOOT_ERROR_MAX      256      /* one "bad boot parameter" line: the longest list of
+                                        valid keys or choices fits with room to spare */
 
 /* --- block device (kernel/dev/virtio_blk.c) --- */
 #define BLK_QUEUE_SIZE      64       /* virtqueue entries wanted (fewer if the device offers

@@ -34,6 +34,8 @@ struct board_info {
     uint64_t timebase_hz;
     uint64_t initrd_start, initrd_end;   /* 0,0 if none */
     char     bootargs[BOOTARGS_MAX];
+    bool     bootargs_too_long;     /* /chosen/bootargs did not fit: bootargs is
+                                       empty, and the boot must refuse to go on */
     struct mmio_dev uart;           /* compatible "ns16550a" */
     struct mmio_dev plic;           /* compatible "riscv,plic0" or "sifive,plic-1.0.0" */
     struct mmio_dev test;           /* compatible "sifive,test0": exit QEMU with a code */
@@ -59,9 +61,10 @@ struct board_info {
 #define FDT_ERR_VERSION    (-2)
 #define FDT_ERR_TRUNCATED  (-3)
 #define FDT_ERR_STRUCTURE  (-4)
-#define FDT_ERR_LIMIT      (-5)  /* more reserved ranges than MAX_RESERVED_RANGES,
-                                    or bootargs longer than BOOTARGS_MAX-1: dropping
-                                    either silently would be unsafe */
+#define FDT_ERR_LIMIT      (-5)  /* more reserved ranges than MAX_RESERVED_RANGES:
+                                    dropping some silently would be unsafe. (Bootargs
+                                    longer than BOOTARGS_MAX-1 are no error here but
+                                    bootargs_too_long: the kernel can then say so.) */
 
 #define FDT_NO_CONTEXT UINT32_MAX
 #define FDT_NO_SSWI_REG UINT32_MAX

@@ -377,7 +377,7 @@ static inline int add_reg_ranges(const struct fdt_blob *b, const struct fdt_node
                           int max, bool overflow_is_error)
 {
     struct reg_format fmt;
-    uint32_t entries;
+    uint32_t entries = 0;     /* -Og cannot see that rc != 0 skips the loop */
     int rc = reg_format_of(b, parent, &fmt);
     if (rc == 0)
         rc = reg_entries(n->prop[PROP_REG], &fmt, &entries);

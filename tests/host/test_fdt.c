@@ -9,7 +9,7 @@
  *   error=N              fdt_scan must fail with N (nothing else is checked)
  *   memory=BASE:SIZE,... reserved=BASE:SIZE,...|none
  *   harts=ID,...         harts_ignored=N       timebase=HZ
- *   bootargs=TEXT        initrd=none|size:N|START:END
+ *   bootargs=TEXT        bootargs_too_long=0|1   initrd=none|size:N|START:END
  *   uart=BASE:IRQ|none   plic=BASE[:NDEV]|none  test=BASE|none
  *   virtio=BASE:IRQ,...|none                    sstc=0|1
  *   plic_contexts=CTX,...  S-mode PLIC context of each hart, in hart order
@@ -142,6 +142,8 @@ static void check_expectation(const struct board_info *b, const char *arg)
         CHECK_EQ(b->timebase_hz, number(v, NULL));
     } else if (KEY("bootargs")) {
         CHECK_STR(b->bootargs, v);
+    } else if (KEY("bootargs_too_long")) {
+        CHECK_EQ(b->bootargs_too_long, number(v, NULL));
     } else if (KEY("initrd")) {
         if (strcmp(v, "none") == 0) {
             CHECK_EQ(b->initrd_start, 0);

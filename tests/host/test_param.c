@@ -170,6 +170,15 @@ static void test_mem_key(void)
     CHECK_EQ(parse("mem=0"), -1);
     CHECK_CONTAINS(err, "bad value '0' for mem");
     CHECK_CONTAINS(err, "K, M or G");
+
+    /* a bare number is not taken as bytes: the unit is asked for */
+    CHECK_EQ(parse("mem=8"), -1);
+    CHECK_CONTAINS(err, "bad value '8' for mem: the unit is missing; valid: ");
+    CHECK_CONTAINS(err, "(e.g. 8M)");
+    CHECK_EQ(parse("mem=8388608"), -1);
+    CHECK_CONTAINS(err, "unit is missing");
+    CHECK_EQ(parse("mem=8Q"), -1);
+    CHECK(strstr(err, "unit is missing") == NULL);   /* a wrong unit is another error */
     CHECK_EQ(parse("mem=0M"), -1);
     CHECK_EQ(parse("mem=8Q"), -1);
     CHECK_CONTAINS(err, "'8Q'");
@@ -265,9 +274,9 @@ static void test_describe(void)
     CHECK_EQ(parse("mem=2G"), 0);
     params_describe(&params, buf, sizeof buf);
     CHECK_CONTAINS(buf, "mem=2G");
-    CHECK_EQ(parse("mem=1000"), 0);
+    CHECK_EQ(parse("mem=1000K"), 0);
     params_describe(&params, buf, sizeof buf);
-    CHECK_CONTAINS(buf, "mem=1000 ");
+    CHECK_CONTAINS(buf, "mem=1000K ");
 
     /* what describe prints parses back to the same parameters */
     struct boot_params before;
