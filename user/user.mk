@@ -42,7 +42,7 @@ USER_DIR_PROGS  := $(sort $(patsubst user/%/main.c,%,$(wildcard user/*/main.c)))
 USER_PROGS := $(USER_FILE_PROGS) $(USER_DIR_PROGS)
 USER_BINS  := $(addprefix $(BUILD)/user/,$(USER_PROGS))
 
-user: $(USER_BINS) ## build the user programs (one per user/*.c)
+user: $(USER_BINS) ## build the user programs (each user/*.c, and each user/NAME/ with a main.c)
 
 $(USER_OBJDIR)/%.o: user/%.c
 	@mkdir -p $(dir $@)
