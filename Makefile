@@ -66,11 +66,15 @@ $(KERNEL): $(KERNEL_OBJS) linker.ld
 	@$(CC) $(KCFLAGS) $(KLDFLAGS) $(KERNEL_OBJS) -o $@ -lgcc
 	@$(OBJDUMP) -d -S $@ > $(BUILD)/kernel.asm
 
+# Data files for the initrd (sources, manual pages...), each stored under
+# its base name: the root is flat. A user/*/build.mk may add to it.
+FILES :=
+
 include user/user.mk
 
-$(INITRD): $(USER_BINS) tools/mkinitrd.py
+$(INITRD): $(USER_BINS) $(FILES) tools/mkinitrd.py
 	@echo "  INITRD  $@"
-	@$(PYTHON) tools/mkinitrd.py -o $@ $(USER_BINS)
+	@$(PYTHON) tools/mkinitrd.py -o $@ $(USER_BINS) $(FILES)
 
 initrd: $(INITRD)
 

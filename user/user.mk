@@ -6,6 +6,15 @@
 # $(BUILD)/user/obj/ with a plain .o suffix, so the kernel's
 # $(BUILD)/%.c.o rules never match them.
 #
+# A program of several files lives in a directory user/DIR/ whose
+# build.mk names it and its sources (paths from the top), for example
+#
+#   USER_MULTI += c0
+#   c0_SRCS := user/cc/c0.c user/cc/lex.c user/cc/util.c
+#
+# One directory may hold several programs that share files. A build.mk
+# may also add data files to the initrd: FILES += user/DIR/some-file.
+#
 #   make user              all programs
 #   make build/user/sh     one program
 
@@ -33,7 +42,13 @@ USER_LIB_OBJS := $(patsubst user/%,$(USER_OBJDIR)/%,$(addsuffix .o,$(basename $(
 USER_LIB      := $(USER_OBJDIR)/libulib.a
 
 USER_PROGS := $(sort $(basename $(notdir $(wildcard user/*.c))))
-USER_BINS  := $(addprefix $(BUILD)/user/,$(USER_PROGS))
+USER_SINGLE_BINS := $(addprefix $(BUILD)/user/,$(USER_PROGS))
+
+USER_MULTI :=
+include $(sort $(wildcard user/*/build.mk))
+USER_MULTI_BINS := $(addprefix $(BUILD)/user/,$(USER_MULTI))
+
+USER_BINS  := $(USER_SINGLE_BINS) $(USER_MULTI_BINS)
 
 user: $(USER_BINS)
 
@@ -55,7 +70,17 @@ $(USER_LIB): $(USER_LIB_OBJS)
 
 # The archive is searched again after libgcc, in case a libgcc routine
 # wants memcpy or memset.
-$(USER_BINS): $(BUILD)/user/%: $(USER_OBJDIR)/%.o $(USER_CRT0) $(USER_LIB) user/user.ld
+$(USER_SINGLE_BINS): $(BUILD)/user/%: $(USER_OBJDIR)/%.o $(USER_CRT0) $(USER_LIB) user/user.ld
 	@echo "  LD      $@"
 	@$(CC) $(USER_CFLAGS) $(USER_LDFLAGS) $(USER_CRT0) $< \
 	    -Wl,--start-group $(USER_LIB) -lgcc -Wl,--end-group -o $@
+
+# A multi-file program: its objects, linked the same way.
+user_objs = $(patsubst user/%.c,$(USER_OBJDIR)/%.o,$($(1)_SRCS))
+define USER_MULTI_RULE
+$(BUILD)/user/$(1): $(call user_objs,$(1)) $(USER_CRT0) $(USER_LIB) user/user.ld
+	@echo "  LD      $$@"
+	@$(CC) $(USER_CFLAGS) $(USER_LDFLAGS) $(USER_CRT0) $(call user_objs,$(1)) \
+	    -Wl,--start-group $(USER_LIB) -lgcc -Wl,--end-group -o $$@
+endef
+$(foreach p,$(USER_MULTI),$(eval $(call USER_MULTI_RULE,$(p))))
