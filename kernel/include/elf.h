@@ -1,6 +1,7 @@
 /*
  * ELF64 executable parser (RISC-V, little endian, ET_EXEC). Pure code:
- * it validates a whole image held in memory and lists its loadable segments;
+ * it validates an image held in memory (all of it, or its headers and
+ * its size: elf_parse_head) and lists its loadable segments;
  * loading them into an address space is exec's job.
  */
 #ifndef FAULTLINE_ELF_H
