@@ -89,6 +89,10 @@ $(KERNEL): $(KERNEL_OBJS) linker.ld
 	@$(CC) $(KCFLAGS) $(KLDFLAGS) $(KERNEL_OBJS) -o $@ -lgcc
 	@$(OBJDUMP) -d -S $@ > $(BUILD)/kernel.asm
 
+# Data files for the initrd (sources, manual pages...), each stored under
+# its base name: the root is flat. A user/*/build.mk may add to it.
+FILES :=
+
 include user/user.mk
 
 # Files installed in the initrd besides the programs: every file under

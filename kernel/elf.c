@@ -180,19 +180,24 @@ static int check_entry(const struct elf_image *img, uint64_t user_lo, uint64_t u
     return ELF_ERR_ENTRY;
 }
 
-int elf_parse(const void *file, uint64_t size, uint64_t user_lo, uint64_t user_hi,
-              struct elf_image *out)
+int elf_parse_head(const void *head, uint64_t head_len, uint64_t size,
+                   uint64_t user_lo, uint64_t user_hi, struct elf_image *out)
 {
-    const uint8_t *f = file;
+    const uint8_t *f = head;
     uint64_t phoff;
     uint16_t phnum;
 
     memset(out, 0, sizeof *out);
     if (user_lo >= user_hi)
         return ELF_ERR_ADDRESS;
-    int rc = check_ident(f, size);
+    if (head_len > size)
+        return ELF_ERR_SHORT;
+    int rc = check_ident(f, head_len);
     if (rc == 0)
         rc = check_phdr_table(f, size, &phoff, &phnum);
+    /* In the file, but beyond the bytes the caller has at hand. */
+    if (rc == 0 && phoff + (uint64_t)phnum * PH_SIZE > head_len)
+        rc = ELF_ERR_HEADERS;
     if (rc == 0)
         rc = collect_segments(f, size, phoff, phnum, user_lo, user_hi, out);
     if (rc == 0)
@@ -204,6 +209,12 @@ int elf_parse(const void *file, uint64_t size, uint64_t user_lo, uint64_t user_h
     if (rc != 0)
         memset(out, 0, sizeof *out);
     return rc;
+}
+
+int elf_parse(const void *file, uint64_t size, uint64_t user_lo, uint64_t user_hi,
+              struct elf_image *out)
+{
+    return elf_parse_head(file, size, size, user_lo, user_hi, out);
 }
 
 const char *elf_strerror(int err)
@@ -219,6 +230,7 @@ const char *elf_strerror(int err)
     case ELF_ERR_ADDRESS: return "segment or entry outside user memory";
     case ELF_ERR_ENTRY:   return "entry point not in an executable segment";
     case ELF_ERR_OVERLAP: return "two segments share a page";
+    case ELF_ERR_HEADERS: return "program headers beyond the first page";
     default:              return "unknown ELF error";
     }
 }

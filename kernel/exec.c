@@ -1,7 +1,15 @@
 /*
- * exec: builds a new address space from an ELF file in the initrd, then
- * switches the process to it. Everything that can fail happens before the
- * switch, so a failed exec leaves the caller running its old program.
+ * exec: builds a new address space from an ELF file, then switches the
+ * process to it. Everything that can fail happens before the switch, so a
+ * failed exec leaves the caller running its old program.
+ *
+ * A program comes from the initrd or from a ram file (what cc writes).
+ * The initrd stays in memory, so its bytes are the origin of the image's
+ * pages: they are faulted in on demand, or all loaded now under mm=swap.
+ * A ram file may be rewritten or removed while its program runs, so it
+ * cannot be an origin: its program is copied in whole at exec, under
+ * either manager, and the copies are marked dirty, so that both managers
+ * write them to the swap device rather than drop them.
  */
 #include "exec.h"
 #include "elf.h"
@@ -30,14 +38,35 @@ static unsigned seg_prot(uint32_t flags)
     return p;
 }
 
+/* Where the program's bytes are: one of the two. */
+struct image_src {
+    const uint8_t *initrd;         /* the file, in place in the initrd */
+    const struct ramfile *ram;     /* a ram file; the fs lock is held */
+};
+
+/* The bytes of a segment, copied from a ram file page by page. */
+static int copy_from_ram(struct aspace *as, const struct ramfile *r, const struct elf_segment *s)
+{
+    for (uint64_t done = 0; done < s->filesz;) {
+        uint64_t pos = s->offset + done, in = pos % PAGE_SIZE;
+        uint64_t chunk = MIN(s->filesz - done, PAGE_SIZE - in);
+        int rc = aspace_write(as, s->vaddr + done, ramfs_page(r, pos / PAGE_SIZE) + in, chunk);
+        if (rc)
+            return rc;
+        done += chunk;
+    }
+    return 0;
+}
+
 /*
- * Each segment becomes an image region whose pages come from the file's
- * bytes in the initrd, which stays in memory. The paging manager leaves
- * them to be faulted in (text is paged from the initrd on demand, as BSD
- * paged it from the file system); the swap manager loads the whole image
- * now, as V7 read the whole program in.
+ * Each segment becomes an image region. From the initrd, its pages come
+ * from the file's bytes: the paging manager leaves them to be faulted in
+ * (text is paged from the initrd on demand, as BSD paged it from the file
+ * system); the swap manager loads the whole image now, as V7 read the
+ * whole program in. From a ram file, the region has no origin but zeros
+ * and the file's bytes are written in now (see the top of this file).
  */
-static int load_segments(struct aspace *as, const struct initrd_file *f,
+static int load_segments(struct aspace *as, const struct image_src *src,
                          const struct elf_image *img, vaddr_t *image_end)
 {
     *image_end = USER_BASE;
@@ -45,21 +74,67 @@ static int load_segments(struct aspace *as, const struct initrd_file *f,
         const struct elf_segment *s = &img->seg[i];
         vaddr_t start = ALIGN_DOWN(s->vaddr, PAGE_SIZE);
         vaddr_t end = ALIGN_UP(s->vaddr + s->memsz, PAGE_SIZE);
-        int rc = aspace_add_image(as, start, end, seg_prot(s->flags),
-                                  f->data + s->offset, s->vaddr, s->filesz);
-        /* Loading all of it only while it fits in free memory: making
-         * room for a space that is not the process's yet would swap out
-         * the image it is about to drop. Pages not loaded come on demand. */
-        uint64_t pages = (end - start) >> PAGE_SHIFT;
-        bool load = !mm_pages_on_demand() && frames_free_count() > USER_FRAME_RESERVE + pages;
-        for (vaddr_t va = start; va < end && !rc && load; va += PAGE_SIZE)
-            rc = aspace_make_present(as, va, NULL);
+        int rc;
+        if (src->ram) {
+            rc = aspace_add_image(as, start, end, seg_prot(s->flags), NULL, s->vaddr, 0);
+            if (!rc)
+                rc = copy_from_ram(as, src->ram, s);
+        } else {
+            rc = aspace_add_image(as, start, end, seg_prot(s->flags),
+                                  src->initrd + s->offset, s->vaddr, s->filesz);
+            /* Loading all of it only while it fits in free memory: making
+             * room for a space that is not the process's yet would swap out
+             * the image it is about to drop. Pages not loaded come on demand. */
+            uint64_t pages = (end - start) >> PAGE_SHIFT;
+            bool load = !mm_pages_on_demand() && frames_free_count() > USER_FRAME_RESERVE + pages;
+            for (vaddr_t va = start; va < end && !rc && load; va += PAGE_SIZE)
+                rc = aspace_make_present(as, va, NULL);
+        }
         if (rc)
             return rc;
         if (end > *image_end)
             *image_end = end;
     }
     return 0;
+}
+
+struct new_image {
+    struct aspace *as;
+    vaddr_t image_end;
+    uint64_t entry;
+};
+
+/* A new address space holding the program; head is its first head_len bytes. */
+static int build_image(const struct image_src *src, const uint8_t *head, uint64_t head_len,
+                       uint64_t size, struct new_image *out)
+{
+    struct elf_image img;
+    if (elf_parse_head(head, head_len, size, USER_BASE, USER_HEAP_LIMIT, &img))
+        return -ENOEXEC;
+    struct aspace *as = aspace_create();
+    if (!as)
+        return -ENOMEM;
+    /* Nobody else knows this space yet, but the replacement clock finds
+     * its frames through the core map: it must see it locked. */
+    sleeplock_acquire(&as->lock);
+    int rc = load_segments(as, src, &img, &out->image_end);
+    sleeplock_release(&as->lock);
+    if (rc) {
+        aspace_destroy(as);
+        return rc;
+    }
+    out->as = as;
+    out->entry = img.entry;
+    return 0;
+}
+
+/* Under the fs lock (rootfs_with_ram_file). The ELF and program headers
+ * must be in the first page, which is all of the file at hand at once. */
+static int build_from_ram(struct ramfile *r, void *ctx)
+{
+    uint64_t size = ramfs_size(r);
+    struct image_src src = { NULL, r };
+    return build_image(&src, ramfs_page(r, 0), MIN(size, PAGE_SIZE), size, ctx);
 }
 
 /* Lays out argv at the top of the new stack; returns the initial sp. */
@@ -100,25 +175,23 @@ long exec_kernel_argv(const char *path, char *const argv[])
         if (++argc > FL_ARG_MAX)
             return -E2BIG;
     }
+    struct new_image ni;
     struct initrd_file f;
     int rc = rootfs_find_program(path, &f);
+    if (rc == 0) {
+        struct image_src src = { f.data, NULL };
+        rc = build_image(&src, f.data, f.size, f.size, &ni);
+    } else if (rc == -ENOENT) {
+        rc = rootfs_with_ram_file(path, build_from_ram, &ni);
+    }
     if (rc)
         return rc;
-    struct elf_image img;
-    if (elf_parse(f.data, f.size, USER_BASE, USER_HEAP_LIMIT, &img))
-        return -ENOEXEC;
 
-    struct aspace *as = aspace_create();
-    if (!as)
-        return -ENOMEM;
-    vaddr_t image_end;
+    struct aspace *as = ni.as;
+    vaddr_t image_end = ni.image_end;
     uint64_t sp, uargv;
-    /* Nobody else knows this space yet, but the replacement clock finds
-     * its frames through the core map: it must see it locked. */
     sleeplock_acquire(&as->lock);
-    rc = load_segments(as, &f, &img, &image_end);
-    if (!rc)
-        rc = aspace_add_region(as, image_end, image_end, PROT_R | PROT_W, REGION_HEAP);
+    rc = aspace_add_region(as, image_end, image_end, PROT_R | PROT_W, REGION_HEAP);
     if (!rc)
         rc = aspace_add_region(as, USER_STACK_TOP - USER_STACK_MAX, USER_STACK_TOP,
                                PROT_R | PROT_W, REGION_STACK);
@@ -145,7 +218,7 @@ long exec_kernel_argv(const char *path, char *const argv[])
     signal_exec_reset(p);
     kstrlcpy(p->name, basename_of(path), sizeof p->name);
     kstrlcpy(t->name, p->name, sizeof t->name);
-    arch_trapframe_init(&t->tf, img.entry, sp, (uint64_t)argc, uargv);
+    arch_trapframe_init(&t->tf, ni.entry, sp, (uint64_t)argc, uargv);
     return argc;
 }
 

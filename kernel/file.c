@@ -76,6 +76,15 @@ int rootfs_find_program(const char *path, struct initrd_file *out)
     return is_dir_mode(out->mode) ? -EISDIR : 0;
 }
 
+int rootfs_with_ram_file(const char *path, int (*fn)(struct ramfile *r, void *ctx), void *ctx)
+{
+    sleeplock_acquire(&fs_lock);
+    struct ramfile *r = ramfs_lookup(strip_root(path));
+    int rc = r ? fn(r, ctx) : -ENOENT;
+    sleeplock_release(&fs_lock);
+    return rc;
+}
+
 static struct file *file_alloc(enum file_kind kind)
 {
     spin_lock(&ftable_lock);

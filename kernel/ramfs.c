@@ -83,6 +83,16 @@ int ramfs_unlink(const char *name)
     return 0;
 }
 
+/* A page never written reads as zeros. */
+static const uint8_t hole[PAGE_SIZE];
+
+const uint8_t *ramfs_page(const struct ramfile *r, uint64_t i)
+{
+    if (i >= RAM_FILE_MAX_PAGES || !r->pages[i])
+        return hole;
+    return (const uint8_t *)PA_TO_KVA(r->pages[i]);
+}
+
 long ramfs_read(struct ramfile *r, uint64_t off, uint64_t uva, uint64_t n)
 {
     if (off >= r->size)
@@ -92,8 +102,7 @@ long ramfs_read(struct ramfile *r, uint64_t off, uint64_t uva, uint64_t n)
     while (done < n) {
         uint64_t pos = off + done, page = pos / PAGE_SIZE, in = pos % PAGE_SIZE;
         uint64_t chunk = MIN(n - done, PAGE_SIZE - in);
-        static const uint8_t hole[PAGE_SIZE];
-        const uint8_t *src = r->pages[page] ? (const uint8_t *)PA_TO_KVA(r->pages[page]) : hole;
+        const uint8_t *src = ramfs_page(r, page);
         if (copy_to_user(uva + done, src + in, chunk))
             return done ? (long)done : -EFAULT;
         done += chunk;

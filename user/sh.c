@@ -196,9 +196,14 @@ static const struct {
     const char *name;
     const char *what;
 } descriptions[] = {
+    { "as",          "as [-o OUT] FILE.s...: assemble into a program (cc's last pass)" },
     { "badelf",      "a damaged ELF file: exec must refuse it (for tests)" },
+    { "c0",          "c0 FILE.c OUT.tree: cc's first pass (parse, check)" },
+    { "c1",          "c1 IN.tree OUT.s: cc's second pass (code generation)" },
     { "cat",         "cat [FILE...]: copy files, or stdin, to stdout" },
+    { "cc",          "cc [-v] [-S] [-o OUT] FILE.c: compile a small C subset" },
     { "echo",        "echo ARGS...: print the arguments" },
+    { "exectests",   "in-guest tests of exec from ram files" },
     { "faultnull",   "dereference NULL, to see the kernel's kill message" },
     { "fuzz",        "system-call fuzzer: random calls, checked for sane answers" },
     { "getpidbench", "the cost of getpid in instructions and cycles (FL-JSON)" },

@@ -8,6 +8,15 @@
 # $(BUILD)/user/obj/ with a plain .o suffix, so the kernel's
 # $(BUILD)/%.c.o rules never match them.
 #
+# A program of several files lives in a directory user/DIR/ whose
+# build.mk names it and its sources (paths from the top), for example
+#
+#   USER_MULTI += c0
+#   c0_SRCS := user/cc/c0.c user/cc/lex.c user/cc/util.c
+#
+# One directory may hold several programs that share files. Data files
+# for the initrd go under user/files/ (the top-level Makefile).
+#
 #   make user              all programs
 #   make build/user/sh     one program
 
@@ -41,6 +50,13 @@ USER_FILE_PROGS := $(sort $(basename $(notdir $(wildcard user/*.c))))
 USER_DIR_PROGS  := $(sort $(patsubst user/%/main.c,%,$(wildcard user/*/main.c)))
 USER_PROGS := $(USER_FILE_PROGS) $(USER_DIR_PROGS)
 USER_BINS  := $(addprefix $(BUILD)/user/,$(USER_PROGS))
+
+# Programs that share sources: user/DIR/build.mk adds each to USER_MULTI
+# and names its sources in <prog>_SRCS (user/cc/build.mk).
+USER_MULTI :=
+include $(sort $(wildcard user/*/build.mk))
+USER_PROGS += $(USER_MULTI)
+USER_BINS  += $(addprefix $(BUILD)/user/,$(USER_MULTI))
 
 user: $(USER_BINS) ## build the user programs (each user/*.c, and each user/NAME/ with a main.c)
 
@@ -81,3 +97,10 @@ $(BUILD)/user/$(1): $(call user_objs,$(wildcard user/$(1)/*.c user/$(1)/*.S)) \
 	$$(user_link)
 endef
 $(foreach p,$(USER_DIR_PROGS),$(eval $(call user_dir_prog,$(p))))
+
+# One rule per program of a build.mk, naming its own objects.
+define user_multi_prog
+$(BUILD)/user/$(1): $(call user_objs,$($(1)_SRCS)) $(USER_CRT0) $(USER_LIB) user/user.ld
+	$$(user_link)
+endef
+$(foreach p,$(USER_MULTI),$(eval $(call user_multi_prog,$(p))))

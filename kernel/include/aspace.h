@@ -44,7 +44,9 @@ struct region {
     enum region_kind kind;
     /* REGION_IMAGE: the segment's file bytes in the initrd (which stays in
      * memory), placed at src_va; the rest of the region is zero. A page
-     * is filled from here whenever it has no other copy. */
+     * is filled from here whenever it has no other copy. A program from a
+     * ram file has no such origin (src NULL, src_len 0): exec writes its
+     * bytes into pages marked dirty, which are swapped, never dropped. */
     const uint8_t *src;
     vaddr_t  src_va;
     uint64_t src_len;

@@ -1,6 +1,7 @@
 /*
  * ELF64 executable parser (RISC-V, little endian, ET_EXEC). Pure code:
- * it validates a whole image held in memory and lists its loadable segments;
+ * it validates an image held in memory (all of it, or its headers and
+ * its size: elf_parse_head) and lists its loadable segments;
  * loading them into an address space is exec's job.
  */
 #ifndef FAULTLINE_ELF_H
@@ -38,9 +39,15 @@ struct elf_image {
 #define ELF_ERR_ADDRESS   (-7)  /* segment or entry outside [user_lo, user_hi) */
 #define ELF_ERR_ENTRY     (-8)  /* entry point not inside an executable segment */
 #define ELF_ERR_OVERLAP   (-9)  /* two segments share a page */
+#define ELF_ERR_HEADERS   (-10) /* program headers beyond the bytes given (elf_parse_head) */
 
 int elf_parse(const void *file, uint64_t size, uint64_t user_lo, uint64_t user_hi,
               struct elf_image *out);
+/* The same for a file of `size` bytes of which only the first head_len
+ * are at hand (exec of a ram file has its first page): the ELF header and
+ * program headers must lie in them; segments are checked against size. */
+int elf_parse_head(const void *head, uint64_t head_len, uint64_t size,
+                   uint64_t user_lo, uint64_t user_hi, struct elf_image *out);
 const char *elf_strerror(int err);
 
 #endif

@@ -32,6 +32,10 @@ void files_fork(struct proc *parent, struct proc *child);
 void files_close_all(struct proc *p);
 /* An executable regular file from the initrd. 0, -ENOENT or -EISDIR. */
 int  rootfs_find_program(const char *path, struct initrd_file *out);
+/* Runs fn on the ram file at path with the fs lock held, so that its
+ * contents stay as they are (exec copies a program out of it). fn's
+ * result, or -ENOENT if there is no such ram file. */
+int  rootfs_with_ram_file(const char *path, int (*fn)(struct ramfile *r, void *ctx), void *ctx);
 int  rootfs_initrd_count(void);
 /* 0 if fd is open on the console, -EBADF if not open, -ENOTTY if another file. */
 long files_fd_is_console(uint64_t fd);
@@ -52,6 +56,8 @@ long ramfs_read(struct ramfile *r, uint64_t off, uint64_t uva, uint64_t n);
 long ramfs_write(struct ramfile *r, uint64_t off, uint64_t uva, uint64_t n);
 void ramfs_truncate(struct ramfile *r);
 uint64_t ramfs_size(const struct ramfile *r);
+/* Page i of the contents, in the kernel's view (zeros for a hole). */
+const uint8_t *ramfs_page(const struct ramfile *r, uint64_t i);
 void ramfs_open(struct ramfile *r);
 void ramfs_close(struct ramfile *r);
 int  ramfs_unlink(const char *name);

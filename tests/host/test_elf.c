@@ -484,11 +484,45 @@ static void test_built_images(void)
     CHECK_EQ(elf_parse(buf, n, 0x10000, USER_HI, &img), 0);
 }
 
+/* elf_parse_head: only the first head_len bytes are read; the headers
+ * must be in them, the segments are checked against the whole size. */
+static void test_head_only(void)
+{
+    struct elf_image whole, head;
+    uint8_t *copy = working_copy(exe_size);
+    uint64_t phoff = get64(exe + OFF_PHOFF);
+    size_t table_end = phoff + (size_t)get16(exe + OFF_PHNUM) * PHDR_SIZE;
+
+    /* The same answer as elf_parse, from just the headers (the rest of
+     * the buffer is poisoned: nothing past head_len may matter). */
+    uint8_t *short_copy = malloc(table_end);
+    memcpy(short_copy, exe, table_end);
+    CHECK_EQ(elf_parse(copy, exe_size, USER_LO, USER_HI, &whole), 0);
+    CHECK_EQ(elf_parse_head(short_copy, table_end, exe_size, USER_LO, USER_HI, &head), 0);
+    CHECK_EQ(head.entry, whole.entry);
+    CHECK_EQ(head.nsegments, whole.nsegments);
+    CHECK(memcmp(head.seg, whole.seg, sizeof head.seg) == 0);
+
+    /* One byte of the table missing from the head: refused, not read. */
+    CHECK_EQ(elf_parse_head(short_copy, table_end - 1, exe_size, USER_LO, USER_HI, &head),
+             ELF_ERR_HEADERS);
+    CHECK_EQ(head.nsegments, 0);
+    /* Segments are still checked against the file's real size. */
+    CHECK_EQ(elf_parse_head(short_copy, table_end, table_end, USER_LO, USER_HI, &head),
+             ELF_ERR_SEGMENT);
+    /* A head longer than the file is the caller's mistake. */
+    CHECK_EQ(elf_parse_head(copy, exe_size, exe_size - 1, USER_LO, USER_HI, &head), ELF_ERR_SHORT);
+    /* A short file is still "short", not "headers beyond the head". */
+    CHECK_EQ(elf_parse_head(short_copy, 40, 40, USER_LO, USER_HI, &head), ELF_ERR_SHORT);
+    free(short_copy);
+    free(copy);
+}
+
 static void test_strerror(void)
 {
     static const int codes[] = {
         ELF_ERR_SHORT, ELF_ERR_MAGIC, ELF_ERR_CLASS, ELF_ERR_MACHINE, ELF_ERR_TYPE,
-        ELF_ERR_SEGMENT, ELF_ERR_ADDRESS, ELF_ERR_ENTRY, ELF_ERR_OVERLAP,
+        ELF_ERR_SEGMENT, ELF_ERR_ADDRESS, ELF_ERR_ENTRY, ELF_ERR_OVERLAP, ELF_ERR_HEADERS,
     };
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
         for (size_t j = i + 1; j < sizeof codes / sizeof codes[0]; j++)
@@ -517,6 +551,7 @@ int main(int argc, char **argv)
     test_overlap();
     test_fuzz();
     test_built_images();
+    test_head_only();
     test_strerror();
     free(exe);
     return check_summary("elf");
