@@ -100,14 +100,20 @@ static void file_get(struct file *f)
     spin_unlock(&ftable_lock);
 }
 
+/* Drops a reference. The last one releases the ram file: what that needs
+ * is read before the slot is marked free, since file_alloc may hand the
+ * slot out (and clear it) the moment refs is 0. */
 static void file_put(struct file *f)
 {
+    struct ramfile *ram = NULL;
     spin_lock(&ftable_lock);
-    bool last = --f->refs == 0;
+    if (f->refs == 1 && f->kind == FILE_RAM)
+        ram = f->ram;
+    f->refs--;
     spin_unlock(&ftable_lock);
-    if (last && f->kind == FILE_RAM) {
+    if (ram) {
         sleeplock_acquire(&fs_lock);
-        ramfs_close(f->ram);
+        ramfs_close(ram);
         sleeplock_release(&fs_lock);
     }
 }
