@@ -21,8 +21,10 @@ void thread_reap_all(struct proc *p, struct thread *except);
 
 void procs_init(void)
 {
-    for (int i = 0; i < MAX_PROCS; i++)
+    for (int i = 0; i < MAX_PROCS; i++) {
         spin_init(&procs[i].lock, "proc");
+        spin_init(&procs[i].files_lock, "fdtable");
+    }
 }
 
 /* A fresh ALIVE process with no threads, address space or files. */

@@ -74,7 +74,8 @@ struct proc {
     int      pid;
     struct proc *parent;          /* under wait_lock */
     struct aspace *as;
-    struct file *files[MAX_OPEN_FILES];  /* used only by the process's own threads */
+    struct spinlock files_lock;   /* "fdtable": files[], shared by the threads */
+    struct file *files[MAX_OPEN_FILES];  /* under files_lock (file.c) */
     int      nthreads;            /* live (not ZOMBIE/DEAD) threads */
     int      killed;              /* signal that is ending it, 0 if none */
     bool     exiting;             /* one thread is tearing the process down */
