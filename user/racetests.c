@@ -444,16 +444,21 @@ static void tkillself(void)
 
 /* ------------------------------------- disk requests of short-lived processes */
 
-/* Where a diskwake child runs: away from the boot hart (0), which takes
- * the disk's interrupts and so touches a stack it does not run (the
- * request's). Slot after slot, as the children come and go, it must never
- * see an old stack's memory there. */
-static int away_hart(int nharts) { return nharts - 1; }
+/*
+ * diskwake on two harts keeps the boot hart (0), which takes the disk's
+ * interrupts, busy with a spinning process, and runs the test and its
+ * children on hart 1 only. So the boot hart touches each child's kernel
+ * stack (where the child's disk request lives) without ever running the
+ * child; slot after slot, as the children come and go, it must never see
+ * an old stack's memory there.
+ */
+#define BOOT_HART 0
+#define AWAY_HART 1
 
 static void pageout_child(int i, int nharts)
 {
     if (nharts > 1)
-        expect("set_affinity", set_affinity(0, away_hart(nharts)), 0);
+        expect("set_affinity", set_affinity(0, AWAY_HART), 0);
     char *page = mmap(NULL, PAGE_BYTES, FL_PROT_READ | FL_PROT_WRITE, FL_MAP_ANON);
     CHECK(!ptr_error(page), "mmap: %s", strerror(ptr_error(page)));
     page[0] = (char)i;
@@ -461,9 +466,10 @@ static void pageout_child(int i, int nharts)
     expect("page read back", page[0], (char)i);
 }
 
-/* Keeps the boot hart busy (in procinfo calls) until child pid has
- * started, so it starts on another hart and never here. */
-static void hold_boot_hart(int pid)
+/* Yields this hart (1) until child pid has started here: the boot hart
+ * is busy spinning, so it is not offered the child, and an idle hart 1
+ * takes it at once. */
+static void start_here(int pid)
 {
     struct fl_procinfo ps[MAX_PROCS_SEEN];
     for (;;) {
@@ -473,7 +479,20 @@ static void hold_boot_hart(int pid)
             waiting |= ps[i].pid == pid && ps[i].state == FL_PS_RUNNABLE;
         if (!waiting)
             return;
+        yield();
     }
+}
+
+static int start_boot_hart_spinner(void)
+{
+    int pid = fork();
+    CHECK(pid >= 0, "fork: %s", strerror(pid));
+    if (pid == 0) {
+        set_affinity(0, BOOT_HART);
+        for (;;)
+            __asm__ volatile("" ::: "memory");
+    }
+    return pid;
 }
 
 /* Many short-lived children, each writing one dirty page to the disk and
@@ -482,10 +501,13 @@ static void diskwake(void)
 {
     struct fl_sysinfo si;
     expect("sysinfo", sysinfo(&si), 0);
-    int nharts = (int)si.nharts;
-    if (nharts > 1)
-        expect("set_affinity(self, boot hart)", set_affinity(0, 0), 0);
-    for (int i = 0; i < ROUNDS_PAGEOUT; i++) {
+    int nharts = (int)si.nharts, spinner = 0;
+    if (nharts > 1) {
+        expect("set_affinity(self)", set_affinity(0, AWAY_HART), 0);
+        spinner = start_boot_hart_spinner();
+    }
+    int failed_child = -1, failed_pid = 0, status = 0;
+    for (int i = 0; i < ROUNDS_PAGEOUT && failed_child < 0; i++) {
         int pid = fork();
         CHECK(pid >= 0, "fork: %s", strerror(pid));
         if (pid == 0) {
@@ -493,13 +515,20 @@ static void diskwake(void)
             exit(0);
         }
         if (nharts > 1)
-            hold_boot_hart(pid);
-        int status = wait_deadline(pid, DEADLINE_MS);
-        if (status == -1)
-            fail("child %d (pid %d) still waiting for its disk request after %d ms", i, pid,
-                 DEADLINE_MS);
-        expect_exit("pageout child", status, 0);
+            start_here(pid);
+        status = wait_deadline(pid, DEADLINE_MS);
+        if (status == -1 || !FL_WIFEXITED(status) || FL_WEXITSTATUS(status) != 0)
+            failed_child = i, failed_pid = pid;
     }
+    if (spinner) {
+        kill(spinner, SIGKILL);
+        wait_pid(spinner, NULL, 0);
+    }
+    if (status == -1)
+        fail("child %d (pid %d) still waiting for its disk request after %d ms", failed_child,
+             failed_pid, DEADLINE_MS);
+    if (failed_child >= 0)
+        expect_exit("pageout child", status, 0);
 }
 
 /* ------------------------------------------- promises under mm=swap */
