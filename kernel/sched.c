@@ -105,7 +105,6 @@ static void run(struct cpu *c, struct thread *t)
         switch_address_space(c, t->proc->as->root);
     if (t->proc)
         t->proc->last_ran = arch_read_time();
-    kstack_flush_if_stale(c, t);
     arch_context_switch(&c->scheduler, &t->context);
     c->current = NULL;
     /* A thread that has finished may have its address space freed as soon
@@ -278,6 +277,27 @@ void cpu_send_ipi(struct cpu *c, uint32_t what)
     ipi(c, what);
 }
 
+/*
+ * A shootdown request is a ticket, not just the IPI_TLB_FLUSH bit: with
+ * the bit alone, a second requester that set it again just after the
+ * target flushed, but before the target cleared it, would see it clear
+ * and go on with its own change never flushed. The target clears the bit
+ * first, then reads the ticket count, then flushes: a ticket it did not
+ * see was taken after the bit was cleared, so its bit is set again and
+ * the target comes back for it.
+ */
+uint64_t tlb_flush_ask(struct cpu *c)
+{
+    uint64_t ticket = __atomic_add_fetch(&c->tlb_flush_asked, 1, __ATOMIC_SEQ_CST);
+    ipi(c, IPI_TLB_FLUSH);
+    return ticket;
+}
+
+bool tlb_flush_done(const struct cpu *c, uint64_t ticket)
+{
+    return __atomic_load_n(&c->tlb_flush_done, __ATOMIC_SEQ_CST) >= ticket;
+}
+
 /* First code a new thread runs, entered from the scheduler's switch. */
 void thread_first_entry(void)
 {
@@ -311,6 +331,10 @@ void ipi_interrupt(void)
     }
     uint32_t what = __atomic_load_n(&c->ipi_pending, __ATOMIC_SEQ_CST);
     if (what & IPI_TLB_FLUSH) {
+        /* The bit before the tickets (see tlb_flush_ask). */
+        __atomic_fetch_and(&c->ipi_pending, ~IPI_TLB_FLUSH, __ATOMIC_SEQ_CST);
+        what &= ~IPI_TLB_FLUSH;
+        uint64_t asked = __atomic_load_n(&c->tlb_flush_asked, __ATOMIC_SEQ_CST);
         /* Drop a table we hold only lazily: its space may be going away. */
         struct thread *t = c->current;
         if (!t || !t->proc || !t->proc->as || t->proc->as->root != c->active_root) {
@@ -319,6 +343,7 @@ void ipi_interrupt(void)
         } else {
             mmu_flush_local();
         }
+        __atomic_store_n(&c->tlb_flush_done, asked, __ATOMIC_SEQ_CST);
     }
     __atomic_fetch_and(&c->ipi_pending, ~what, __ATOMIC_SEQ_CST);
 }

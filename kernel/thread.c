@@ -5,11 +5,22 @@
  * per thread-table entry with an unmapped guard page below each, so an
  * overflow faults instead of silently corrupting a neighbour. A stack's
  * frames are allocated when its thread is created and freed when the slot
- * is freed. Unmapping kernel pages would normally need a TLB shootdown;
- * here it does not, because only the thread itself touches its stack: each
- * slot carries a generation number, and a hart that is about to run a
- * thread whose slot it has not seen in that generation first flushes those
- * few pages from its own TLB (sched.c).
+ * is freed, so a slot's mapping changes from one thread to the next.
+ *
+ * Harts other than the thread's own do touch its stack: the boot hart's
+ * disk interrupt completes a request that lives in the waiter's frame
+ * (swap_io, the swapper's batches), a waker reads what a sleeper passed
+ * by address. A hart that did so keeps the translation in its TLB, and
+ * after the slot is remapped it would read and write the old, freed frame
+ * (a completion lost in memory nobody reads, and someone else's page
+ * scribbled on). So when a slot gets new frames, every hart flushes its
+ * TLB before the new thread can run and hand out addresses on its stack:
+ * a shootdown at creation, as a vmalloc'ed range is purged from every
+ * CPU before its addresses are used again. Nothing is added to the trap
+ * path or the scheduler; creating a thread pays one IPI round trip per
+ * other hart. Keeping each slot's frames for good would need no flush at
+ * all, but would hold MAX_THREADS stacks (2 MiB) after a thread bomb on
+ * a machine that may have 8 MiB, and memory would not come back.
  */
 #include "proc.h"
 #include "frame.h"
@@ -67,20 +78,30 @@ static uint64_t kstack_map(int slot)
     }
     if (rc)
         kstack_unmap(slot);
-    else
-        threads[slot].kstack_gen++;
     spin_unlock(&kstack_lock);
     return rc ? 0 : base + KSTACK_PAGES * PAGE_SIZE;
 }
 
-void kstack_flush_if_stale(struct cpu *c, struct thread *t)
+/*
+ * Slot's pages are newly mapped: no hart may keep a translation of them to
+ * the frames of an earlier stack. This hart flushes them; the others flush
+ * their whole TLB (tlb_flush_ask) and are waited for. The caller is a
+ * thread holding no spinlock, or the boot path before other harts are up.
+ */
+static void kstack_shootdown(int slot)
 {
-    int slot = (int)(t - threads);
-    if (c->kstack_seen[slot] == t->kstack_gen)
-        return;
+    uint64_t ticket[MAX_HARTS] = { 0 };
+    irq_save();
+    struct cpu *self = this_cpu();
     for (int p = 0; p < KSTACK_PAGES; p++)
         mmu_flush_page(kstack_base(slot) + (uint64_t)p * PAGE_SIZE);
-    c->kstack_seen[slot] = t->kstack_gen;
+    for (uint32_t i = 0; i < ncpus; i++)
+        if (&cpus[i] != self && cpus[i].online)
+            ticket[i] = tlb_flush_ask(&cpus[i]);
+    irq_restore();
+    for (uint32_t i = 0; i < ncpus; i++)
+        while (ticket[i] && !tlb_flush_done(&cpus[i], ticket[i]))
+            yield();
 }
 
 /* Reserves a thread slot (state EMBRYO, not locked) for process p. */
@@ -105,6 +126,7 @@ struct thread *thread_alloc(struct proc *p, const char *name)
             spin_unlock(&t->lock);
             return NULL;
         }
+        kstack_shootdown(i);
         t->tid = __atomic_fetch_add(&next_tid, 1, __ATOMIC_RELAXED);
         t->proc = p;
         t->chan = NULL;

@@ -41,7 +41,6 @@ struct thread {
     struct proc *proc;            /* NULL for a kernel thread */
     struct context context;       /* kernel registers while switched out */
     uint64_t kstack_top;
-    uint32_t kstack_gen;          /* bumped each time the slot gets a new stack */
     int      affinity;            /* cpu id it is pinned to, or -1 */
     int      cpu;                 /* cpu it last ran on, -1 never */
     long     exit_value;          /* for thread_join */
@@ -123,7 +122,6 @@ void threads_init(void);
 struct thread *thread_alloc(struct proc *p, const char *name);   /* returned locked? no: UNUSED->reserved */
 void thread_free(struct thread *t);
 void thread_sync_ids(struct thread *t);
-void kstack_flush_if_stale(struct cpu *c, struct thread *t);
 struct thread *kthread_create(const char *name, void (*fn)(void *), void *arg, int affinity);
 _Noreturn void thread_exit(long value);
 long thread_join(int tid, long *value);
@@ -144,6 +142,11 @@ void proc_user_fault(const char *cause, uint64_t pc, uint64_t addr, int sig);
 int  proc_count(void);
 
 void cpu_send_ipi(struct cpu *c, uint32_t what);
+/* TLB shootdown of hart c: asks it to flush its whole TLB and returns a
+ * ticket; the flush covers every page-table change made before the ask
+ * once tlb_flush_done(c, ticket) is true. */
+uint64_t tlb_flush_ask(struct cpu *c);
+bool tlb_flush_done(const struct cpu *c, uint64_t ticket);
 void ipi_interrupt(void);
 
 #include "cpu.h"

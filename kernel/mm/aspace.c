@@ -206,8 +206,8 @@ void aspace_shootdown(struct aspace *as)
         struct cpu *c = &cpus[i];
         if (c == this_cpu() || !c->online || c->active_root != as->root)
             continue;
-        cpu_send_ipi(c, IPI_TLB_FLUSH);
-        while (__atomic_load_n(&c->ipi_pending, __ATOMIC_SEQ_CST) & IPI_TLB_FLUSH)
+        uint64_t ticket = tlb_flush_ask(c);
+        while (!tlb_flush_done(c, ticket))
             yield();
     }
 }
