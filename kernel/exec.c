@@ -131,10 +131,16 @@ long exec_kernel_argv(const char *path, char *const argv[])
     }
     as->heap_start = as->brk = image_end;
 
-    /* Point of no return. */
+    /* The other threads leave first; if the process is killed meanwhile,
+     * the new image is dropped and the caller leaves on its way out. */
     struct thread *t = current_thread();
     struct proc *p = t->proc;
-    proc_stop_other_threads(p);
+    rc = proc_stop_others_for_exec(p);
+    if (rc) {
+        aspace_destroy(as);
+        return rc;
+    }
+    /* Point of no return. */
     struct aspace *old = p->as;
     p->as = as;
     irq_save();

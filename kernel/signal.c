@@ -220,8 +220,8 @@ static bool dequeue(struct thread *t, struct delivery *d)
             t->sig_blocked = (t->sig_blocked | block) & ~UNBLOCKABLE;
             if (a->flags & FL_SA_RESETHAND)
                 memset(a, 0, sizeof *a);
-        } else if (!p->killed) {
-            p->killed = sig;          /* default action: terminate */
+        } else {
+            proc_set_killed(p, sig);  /* default action: terminate */
         }
         found = true;
         break;

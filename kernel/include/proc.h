@@ -67,6 +67,8 @@ struct thread {
 
 enum proc_state { P_UNUSED = 0, P_ALIVE, P_ZOMBIE };
 
+#define KILLED_FOR_EXEC (-1)      /* proc.killed: not a signal (see there) */
+
 struct proc {
     struct spinlock lock;         /* state, killed, nthreads, xstatus, times */
     enum proc_state state;
@@ -76,7 +78,12 @@ struct proc {
     struct spinlock files_lock;   /* "fdtable": files[], shared by the threads */
     struct file *files[MAX_OPEN_FILES];  /* under files_lock (file.c) */
     int      nthreads;            /* live (not ZOMBIE/DEAD) threads */
-    int      killed;              /* signal that is ending it, 0 if none */
+    /* Nonzero: every thread must leave user mode (user_return_prepare
+     * tests it) and see why: > 0 the signal ending the process;
+     * KILLED_FOR_EXEC while a thread in exec makes the others leave.
+     * Set under lock; an ending signal replaces KILLED_FOR_EXEC, never the
+     * other way round. */
+    int      killed;
     bool     exiting;             /* one thread is tearing the process down */
     int      xstatus;             /* wait status once ZOMBIE */
     uint64_t dead_utime, dead_stime;     /* from threads already gone */
@@ -138,6 +145,9 @@ long proc_wait(int pid, uint64_t status_uva, int flags);
 long proc_kill(int pid, int sig);
 bool proc_killed(struct proc *p);
 void proc_stop_other_threads(struct proc *p);
+int  proc_stop_others_for_exec(struct proc *p);   /* 0, or -EINTR: being killed */
+/* Records sig as what ends p, unless something already does. p->lock held. */
+void proc_set_killed(struct proc *p, int sig);
 void proc_user_fault(const char *cause, uint64_t pc, uint64_t addr, int sig);
 int  proc_count(void);
 
