@@ -59,7 +59,7 @@ static uint64_t usable_frames(void)
  * on the slow path, when memory is short. */
 static uint64_t capacity_frames(void)
 {
-    uint64_t t = frames_free_count() + frames_user_count();
+    uint64_t t = frames_free_plus_user_count();
     return t > USER_FRAME_RESERVE ? t - USER_FRAME_RESERVE : 0;
 }
 
@@ -205,8 +205,11 @@ static int go_out_and_wait(struct proc *p, struct aspace *img, uint32_t need)
     set_swapped(p, true);
     while (!off_every_hart(p))
         yield();
-    /* Before the image is marked out: from then on the swapper may act. */
+    /* Before the image is marked out: from then on the swapper may act.
+     * swap_failed answers for this wait only: the swapper may have given
+     * up on the process once before, when it was out as a victim. */
     p->swap_lent = held;
+    p->swap_failed = false;
     int rc = swap_out_locked(p, img, need);
     if (rc) {
         p->swap_lent = false;
@@ -360,7 +363,8 @@ static struct proc *choose_incoming(bool fit)
 
 /* p cannot come in even with everyone else out (the kernel's own share of
  * memory grew while it was out): let it run without its pages, so the
- * fault that sent it out fails and it is killed for want of memory. */
+ * fault that sent it out fails and it is killed for want of memory (one
+ * sent out as a victim faults its pages in one by one instead). */
 static void give_up(struct proc *p)
 {
     p->swap_failed = true;
