@@ -84,6 +84,18 @@ static int push_args(struct aspace *as, int argc, char *const argv[], uint64_t *
     return 0;
 }
 
+/* Pages the image's segments span: what the new program holds from the
+ * start, before any heap or stack. */
+static uint64_t image_pages(const struct elf_image *img)
+{
+    uint64_t pages = 0;
+    for (int i = 0; i < img->nsegments; i++) {
+        const struct elf_segment *s = &img->seg[i];
+        pages += (ALIGN_UP(s->vaddr + s->memsz, PAGE_SIZE) - ALIGN_DOWN(s->vaddr, PAGE_SIZE)) >> PAGE_SHIFT;
+    }
+    return pages;
+}
+
 static const char *basename_of(const char *path)
 {
     const char *b = path;
@@ -107,6 +119,11 @@ long exec_kernel_argv(const char *path, char *const argv[])
     struct elf_image img;
     if (elf_parse(f.data, f.size, USER_BASE, USER_HEAP_LIMIT, &img))
         return -ENOEXEC;
+    /* A program that could never be wholly in memory (mm=swap) is refused
+     * here, not killed when the swapper finds it cannot bring it in; like
+     * a promise (aspace_may_grow), with room left for its page tables. */
+    if (!mm_process_fits(image_pages(&img) + COMMIT_RESERVE_FRAMES))
+        return -ENOMEM;
 
     struct aspace *as = aspace_create();
     if (!as)

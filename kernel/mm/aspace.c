@@ -45,6 +45,20 @@ void uncommit_pages(uint64_t n)
 }
 
 
+uint64_t aspace_pages(const struct aspace *as)
+{
+    return as->resident + as->swapped + as->lazy_pages;
+}
+
+/* Swap slots count towards commit_pages' sum (a process may be out), but
+ * one process may never be promised more than can be in memory at once
+ * under mm=swap; COMMIT_RESERVE_FRAMES are left for its page tables and
+ * the kernel's other growth until it needs to come in. */
+bool aspace_may_grow(const struct aspace *as, uint64_t n)
+{
+    return mm_process_fits(aspace_pages(as) + n + COMMIT_RESERVE_FRAMES);
+}
+
 struct aspace *aspace_create(void)
 {
     struct aspace *as = NULL;

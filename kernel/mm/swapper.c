@@ -245,6 +245,14 @@ static int swap_make_room(struct aspace *as)
     return go_out_and_wait(p, img, need);
 }
 
+/* Room for a whole process with every other one out: the swapper brings
+ * in no process bigger than this (swap_need), so a promise beyond it could
+ * only end in a kill. */
+static uint64_t swap_process_pages_max(void)
+{
+    return capacity_frames();
+}
+
 static int swap_out_self(void)
 {
     struct proc *p = current_proc();
@@ -457,4 +465,5 @@ const struct mm_ops swap_ops = {
     .start = swap_start_threads,
     .make_room = swap_make_room,
     .swap_out_self = swap_out_self,
+    .process_pages_max = swap_process_pages_max,
 };
