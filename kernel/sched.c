@@ -298,6 +298,36 @@ bool tlb_flush_done(const struct cpu *c, uint64_t ticket)
     return __atomic_load_n(&c->tlb_flush_done, __ATOMIC_SEQ_CST) >= ticket;
 }
 
+/*
+ * Waiting by sleeping rather than yielding in a loop: the target may be
+ * this hart's only chance to run (under -icount QEMU runs the harts in
+ * turn, and a hart that yields in a loop never gives up its turn, so
+ * each wait cost a whole turn, which also moved the harts' ticks against
+ * each other). The waiter counts itself in before it looks at done; the
+ * target publishes done before it looks at the count, and wakes the
+ * waiters under tlbwait_lock, which they hold until they are asleep.
+ */
+static struct spinlock tlbwait_lock = SPINLOCK_INIT("tlbwait");
+
+void tlb_flush_wait(struct cpu *c, uint64_t ticket)
+{
+    spin_lock(&tlbwait_lock);
+    __atomic_add_fetch(&c->tlb_flush_waiters, 1, __ATOMIC_SEQ_CST);
+    while (!tlb_flush_done(c, ticket))
+        sleep_on(&c->tlb_flush_done, &tlbwait_lock);
+    __atomic_sub_fetch(&c->tlb_flush_waiters, 1, __ATOMIC_SEQ_CST);
+    spin_unlock(&tlbwait_lock);
+}
+
+static void tlb_flush_wake(struct cpu *c)
+{
+    if (!__atomic_load_n(&c->tlb_flush_waiters, __ATOMIC_SEQ_CST))
+        return;
+    spin_lock(&tlbwait_lock);
+    wakeup(&c->tlb_flush_done);
+    spin_unlock(&tlbwait_lock);
+}
+
 /* First code a new thread runs, entered from the scheduler's switch. */
 void thread_first_entry(void)
 {
@@ -344,6 +374,7 @@ void ipi_interrupt(void)
             mmu_flush_local();
         }
         __atomic_store_n(&c->tlb_flush_done, asked, __ATOMIC_SEQ_CST);
+        tlb_flush_wake(c);
     }
     __atomic_fetch_and(&c->ipi_pending, ~what, __ATOMIC_SEQ_CST);
 }

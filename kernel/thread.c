@@ -85,8 +85,9 @@ static uint64_t kstack_map(int slot)
 /*
  * Slot's pages are newly mapped: no hart may keep a translation of them to
  * the frames of an earlier stack. This hart flushes them; the others flush
- * their whole TLB (tlb_flush_ask) and are waited for. The caller is a
- * thread holding no spinlock, or the boot path before other harts are up.
+ * their whole TLB (tlb_flush_ask) and are waited for, asleep. The caller
+ * is a thread holding no spinlock, or the boot path before other harts
+ * are up.
  */
 static void kstack_shootdown(int slot)
 {
@@ -100,8 +101,8 @@ static void kstack_shootdown(int slot)
             ticket[i] = tlb_flush_ask(&cpus[i]);
     irq_restore();
     for (uint32_t i = 0; i < ncpus; i++)
-        while (ticket[i] && !tlb_flush_done(&cpus[i], ticket[i]))
-            yield();
+        if (ticket[i])
+            tlb_flush_wait(&cpus[i], ticket[i]);
 }
 
 /* Reserves a thread slot (state EMBRYO, not locked) for process p. */

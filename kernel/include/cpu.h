@@ -22,8 +22,10 @@ struct cpu {
     uint64_t next_tick;       /* next timer deadline (arch time units) */
     volatile uint32_t ipi_pending; /* IPI_* request bits */
     /* TLB shootdown tickets (tlb_flush_ask): asked is bumped by each
-     * requester, done is the ticket the last flush started from. */
+     * requester, done is the ticket the last flush started from; waiters
+     * sleep for it (tlb_flush_wait). */
     uint64_t tlb_flush_asked, tlb_flush_done;
+    uint32_t tlb_flush_waiters;
 };
 
 #define IPI_RESCHEDULE  0x1   /* a thread became runnable: look again */

@@ -157,6 +157,8 @@ void cpu_send_ipi(struct cpu *c, uint32_t what);
  * once tlb_flush_done(c, ticket) is true. */
 uint64_t tlb_flush_ask(struct cpu *c);
 bool tlb_flush_done(const struct cpu *c, uint64_t ticket);
+/* Sleeps until tlb_flush_done(c, ticket). A thread holding no spinlock. */
+void tlb_flush_wait(struct cpu *c, uint64_t ticket);
 void ipi_interrupt(void);
 
 #include "cpu.h"
