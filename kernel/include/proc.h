@@ -75,7 +75,6 @@ struct proc {
     int      pid;
     struct proc *parent;          /* under wait_lock */
     struct aspace *as;
-    struct spinlock files_lock;   /* "fdtable": files[], shared by the threads */
     struct file *files[MAX_OPEN_FILES];  /* under files_lock (file.c) */
     int      nthreads;            /* live (not ZOMBIE/DEAD) threads */
     /* Nonzero: every thread must leave user mode (user_return_prepare
@@ -104,6 +103,10 @@ struct proc {
     uint64_t swap_stamp;          /* arch time it last went out or came in */
     uint64_t last_ran;            /* arch time one of its threads last got a hart */
     char     name[FL_NAME_MAX];
+    /* "fdtable": files[], which the threads share. Last, so that the
+     * fields the trap path and the signal paths reach (killed,
+     * sig_actions, sig_pending) keep their offsets and instructions. */
+    struct spinlock files_lock;
 };
 
 extern struct thread threads[MAX_THREADS];

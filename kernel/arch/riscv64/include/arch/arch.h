@@ -34,8 +34,8 @@
 #define THREAD_PROC         352
 #define THREAD_SIG_PENDING  544
 #define THREAD_SIG_BLOCKED  552
-#define PROC_KILLED         204
-#define PROC_SIG_PENDING    1272
+#define PROC_KILLED         180
+#define PROC_SIG_PENDING    1248
 /* The signals no mask may hold (SIGKILL); a restored mask drops them. */
 #define SIG_UNBLOCKABLE     (1 << 9)
 
