@@ -98,6 +98,11 @@ static void run(struct cpu *c, struct thread *t)
     __atomic_sub_fetch(&runnable_count, 1, __ATOMIC_SEQ_CST);
     t->cpu = (int)c->id;
     t->tf.kernel_tp = (uint64_t)c;
+    /* A new thread's stack slot may still be in this hart's TLB from an
+     * earlier stack, if the flush asked for it is not done yet. */
+    uint64_t flush = t->kstack_flush[c->id];
+    if (flush && !tlb_flush_done(c, flush))
+        kstack_flush_local(t);
     c->current = t;
     /* A process's last thread runs on after its address space is freed
      * (exit): any live table will do for it, as all share the kernel half. */
@@ -333,6 +338,7 @@ void thread_first_entry(void)
 {
     struct thread *t = current_thread();
     spin_unlock(&t->lock);
+    kstack_await_flushes(t);
     t->stamp = arch_read_time();
     if (t->kentry) {
         /* Kernel threads run their body; a process's first thread may too

@@ -63,6 +63,10 @@ struct thread {
     /* Signal probe points (meters), cycles; 0 = not reached. */
     uint64_t sig_posted_at, sig_ipi_at, sig_interrupted_at;
     char     name[FL_NAME_MAX];
+    /* Per hart, the ticket of its TLB flush after this slot got a new
+     * stack, 0 once served (thread.c, kstack_shootdown). Last, so that the
+     * offsets the trap path uses stay as they are. */
+    uint64_t kstack_flush[MAX_HARTS];
 };
 
 enum proc_state { P_UNUSED = 0, P_ALIVE, P_ZOMBIE };
@@ -132,6 +136,8 @@ void threads_init(void);
 struct thread *thread_alloc(struct proc *p, const char *name);   /* returned locked? no: UNUSED->reserved */
 void thread_free(struct thread *t);
 void thread_sync_ids(struct thread *t);
+void kstack_await_flushes(struct thread *t);   /* a new thread, first thing */
+void kstack_flush_local(struct thread *t);     /* t's stack pages, this hart's TLB */
 struct thread *kthread_create(const char *name, void (*fn)(void *), void *arg, int affinity);
 _Noreturn void thread_exit(long value);
 long thread_join(int tid, long *value);

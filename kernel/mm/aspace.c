@@ -207,8 +207,9 @@ void aspace_totals(uint64_t *resident, uint64_t *swapped)
 /*
  * Every hart whose satp holds as->root may cache its translations (the
  * scheduler switches tables lazily). Ask each to flush, and wait until all
- * have. Waiting yields instead of spinning: under -icount the other hart
- * can only run when this one gives up its turn.
+ * have. Waiting sleeps (tlb_flush_wait): under -icount QEMU runs the harts
+ * in turn, and the other hart can only run once this one idles; a yield
+ * does not end the turn.
  */
 void aspace_shootdown(struct aspace *as)
 {
@@ -220,9 +221,7 @@ void aspace_shootdown(struct aspace *as)
         struct cpu *c = &cpus[i];
         if (c == this_cpu() || !c->online || c->active_root != as->root)
             continue;
-        uint64_t ticket = tlb_flush_ask(c);
-        while (!tlb_flush_done(c, ticket))
-            yield();
+        tlb_flush_wait(c, tlb_flush_ask(c));
     }
 }
 
@@ -236,6 +235,7 @@ void aspace_shootdown(struct aspace *as)
 static void release_harts(struct aspace *as)
 {
     for (;;) {
+        uint64_t ticket[MAX_HARTS] = { 0 };
         bool held = false;
         irq_save();
         struct cpu *self = this_cpu();
@@ -247,13 +247,14 @@ static void release_harts(struct aspace *as)
             struct cpu *c = &cpus[i];
             if (c != self && c->online && __atomic_load_n(&c->active_root, __ATOMIC_SEQ_CST) == as->root) {
                 held = true;
-                if (!(c->ipi_pending & IPI_TLB_FLUSH))
-                    cpu_send_ipi(c, IPI_TLB_FLUSH);
+                ticket[i] = tlb_flush_ask(c);
             }
         }
         irq_restore();
         if (!held)
             return;
-        yield();
+        for (uint32_t i = 0; i < ncpus; i++)
+            if (ticket[i])
+                tlb_flush_wait(&cpus[i], ticket[i]);
     }
 }
