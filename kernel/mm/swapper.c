@@ -217,7 +217,7 @@ static int go_out_and_wait(struct proc *p, struct aspace *img, uint32_t need)
     }
     if (!held)
         sleeplock_release(&img->lock);
-    /* Until here this thread had to run (it sleeps on the device, yields
+    /* Until here this thread had to run (it sleeps on the device and
      * for TLB shootdowns); now it waits off every hart to be brought in. */
     __atomic_store_n(&p->swap_exempt, NULL, __ATOMIC_RELEASE);
     if (rc)
