@@ -213,16 +213,27 @@ void aspace_totals(uint64_t *resident, uint64_t *swapped)
  */
 void aspace_shootdown(struct aspace *as)
 {
+    /* Every hart is asked, or flushed here, in one go with interrupts
+     * off: asked one by one with a sleep between, this thread could wake
+     * on a hart that has the table loaded and take it for its own, which
+     * needs no flush. */
+    uint64_t ticket[MAX_HARTS];
+    uint32_t asked = 0;
     irq_save();
-    if (this_cpu()->active_root == as->root)
+    struct cpu *self = this_cpu();
+    if (self->active_root == as->root)
         mmu_flush_local();
-    irq_restore();
     for (uint32_t i = 0; i < ncpus; i++) {
         struct cpu *c = &cpus[i];
-        if (c == this_cpu() || !c->online || c->active_root != as->root)
+        if (c == self || !c->online || c->active_root != as->root)
             continue;
-        tlb_flush_wait(c, tlb_flush_ask(c));
+        ticket[i] = tlb_flush_ask(c);
+        asked |= 1U << i;
     }
+    irq_restore();
+    for (uint32_t i = 0; i < ncpus; i++)
+        if (asked & (1U << i))
+            tlb_flush_wait(&cpus[i], ticket[i]);
 }
 
 /*
