@@ -98,6 +98,18 @@ static int load_segments(struct aspace *as, const struct image_src *src,
     return 0;
 }
 
+/* Pages the image's segments span: what the new program holds from the
+ * start, before any heap or stack. */
+static uint64_t image_pages(const struct elf_image *img)
+{
+    uint64_t pages = 0;
+    for (int i = 0; i < img->nsegments; i++) {
+        const struct elf_segment *s = &img->seg[i];
+        pages += (ALIGN_UP(s->vaddr + s->memsz, PAGE_SIZE) - ALIGN_DOWN(s->vaddr, PAGE_SIZE)) >> PAGE_SHIFT;
+    }
+    return pages;
+}
+
 struct new_image {
     struct aspace *as;
     vaddr_t image_end;
@@ -111,6 +123,11 @@ static int build_image(const struct image_src *src, const uint8_t *head, uint64_
     struct elf_image img;
     if (elf_parse_head(head, head_len, size, USER_BASE, USER_HEAP_LIMIT, &img))
         return -ENOEXEC;
+    /* A program that could never be wholly in memory (mm=swap) is refused
+     * here, not killed when the swapper finds it cannot bring it in; like
+     * a promise (aspace_may_grow), with room left for its page tables. */
+    if (!mm_process_fits(image_pages(&img) + COMMIT_RESERVE_FRAMES))
+        return -ENOMEM;
     struct aspace *as = aspace_create();
     if (!as)
         return -ENOMEM;
@@ -204,10 +221,16 @@ long exec_kernel_argv(const char *path, char *const argv[])
     }
     as->heap_start = as->brk = image_end;
 
-    /* Point of no return. */
+    /* The other threads leave first; if the process is killed meanwhile,
+     * the new image is dropped and the caller leaves on its way out. */
     struct thread *t = current_thread();
     struct proc *p = t->proc;
-    proc_stop_other_threads(p);
+    rc = proc_stop_others_for_exec(p);
+    if (rc) {
+        aspace_destroy(as);
+        return rc;
+    }
+    /* Point of no return. */
     struct aspace *old = p->as;
     p->as = as;
     irq_save();

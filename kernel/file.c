@@ -1,8 +1,18 @@
 /*
  * Open files, descriptors and the flat root file system.
- * Locks: ftable_lock (spin) guards reference counts and slot use;
- * fs_lock (sleep) guards offsets and ram-file contents, and is held across
- * user copies, which may fault. Console reads take neither while blocked.
+ *
+ * Locks: a process's fdtable lock (spin, proc.files_lock) guards its
+ * descriptor slots, so install, dup and close are atomic between its
+ * threads; ftable_lock (spin, taken inside it) guards reference counts and
+ * slot use; fs_lock (sleep) guards offsets and ram-file contents, and is
+ * held across user copies, which may fault. Console reads take none of
+ * them while blocked.
+ *
+ * References: every descriptor slot holds one reference to its file, and
+ * every call that uses a file through a descriptor (read, write, fstat)
+ * takes one more for its own length (fget/fput, taken under the fdtable
+ * lock), so a close in another thread never frees a file a call is using:
+ * the last fput frees it instead.
  */
 #include "file.h"
 #include "proc.h"
@@ -109,19 +119,26 @@ static void file_get(struct file *f)
     spin_unlock(&ftable_lock);
 }
 
+/* Drops a reference. The last one releases the ram file: what that needs
+ * is read before the slot is marked free, since file_alloc may hand the
+ * slot out (and clear it) the moment refs is 0. */
 static void file_put(struct file *f)
 {
+    struct ramfile *ram = NULL;
     spin_lock(&ftable_lock);
-    bool last = --f->refs == 0;
+    if (f->refs == 1 && f->kind == FILE_RAM)
+        ram = f->ram;
+    f->refs--;
     spin_unlock(&ftable_lock);
-    if (last && f->kind == FILE_RAM) {
+    if (ram) {
         sleeplock_acquire(&fs_lock);
-        ramfs_close(f->ram);
+        ramfs_close(ram);
         sleeplock_release(&fs_lock);
     }
 }
 
-static int fd_install(struct proc *p, struct file *f)
+/* The lowest free slot of p gets f. Caller holds p->files_lock. */
+static int fd_install_locked(struct proc *p, struct file *f)
 {
     for (int fd = 0; fd < MAX_OPEN_FILES; fd++) {
         if (!p->files[fd]) {
@@ -132,10 +149,32 @@ static int fd_install(struct proc *p, struct file *f)
     return -EMFILE;
 }
 
-static struct file *fd_get(uint64_t fd)
+static int fd_install(struct proc *p, struct file *f)
+{
+    spin_lock(&p->files_lock);
+    int fd = fd_install_locked(p, f);
+    spin_unlock(&p->files_lock);
+    return fd;
+}
+
+/* The file behind fd with a reference for the caller, which gives it back
+ * with fput: it stays valid even if another thread closes fd meanwhile. */
+static struct file *fget(uint64_t fd)
 {
     struct proc *p = current_proc();
-    return fd < MAX_OPEN_FILES ? p->files[fd] : NULL;
+    if (fd >= MAX_OPEN_FILES)
+        return NULL;
+    spin_lock(&p->files_lock);
+    struct file *f = p->files[fd];
+    if (f)
+        file_get(f);
+    spin_unlock(&p->files_lock);
+    return f;
+}
+
+static void fput(struct file *f)
+{
+    file_put(f);
 }
 
 int files_open_console(struct proc *p)
@@ -149,24 +188,33 @@ int files_open_console(struct proc *p)
     return 0;
 }
 
+/* The child is not running yet; the parent's other threads may be
+ * opening and closing, so its table is read under its lock. */
 void files_fork(struct proc *parent, struct proc *child)
 {
+    spin_lock(&parent->files_lock);
     for (int fd = 0; fd < MAX_OPEN_FILES; fd++) {
         if (parent->files[fd]) {
             file_get(parent->files[fd]);
             child->files[fd] = parent->files[fd];
         }
     }
+    spin_unlock(&parent->files_lock);
 }
 
 void files_close_all(struct proc *p)
 {
+    struct file *open[MAX_OPEN_FILES];
+    spin_lock(&p->files_lock);
     for (int fd = 0; fd < MAX_OPEN_FILES; fd++) {
-        if (p->files[fd]) {
-            file_put(p->files[fd]);
-            p->files[fd] = NULL;
-        }
+        open[fd] = p->files[fd];
+        p->files[fd] = NULL;
     }
+    spin_unlock(&p->files_lock);
+    /* Outside the spinlock: the last reference to a ram file sleeps for fs. */
+    for (int fd = 0; fd < MAX_OPEN_FILES; fd++)
+        if (open[fd])
+            file_put(open[fd]);
 }
 
 static long open_ram(struct file *f, const char *name, uint64_t flags)
@@ -247,30 +295,36 @@ long sys_open(uint64_t upath, uint64_t flags)
 
 long sys_close(uint64_t fd)
 {
-    struct file *f = fd_get(fd);
+    struct proc *p = current_proc();
+    if (fd >= MAX_OPEN_FILES)
+        return -EBADF;
+    spin_lock(&p->files_lock);
+    struct file *f = p->files[fd];
+    p->files[fd] = NULL;
+    spin_unlock(&p->files_lock);
     if (!f)
         return -EBADF;
-    current_proc()->files[fd] = NULL;
     file_put(f);
     return 0;
 }
 
 long sys_dup(uint64_t fd)
 {
-    struct file *f = fd_get(fd);
-    if (!f)
+    struct proc *p = current_proc();
+    if (fd >= MAX_OPEN_FILES)
         return -EBADF;
-    file_get(f);
-    int nfd = fd_install(current_proc(), f);
-    if (nfd < 0)
-        file_put(f);
+    spin_lock(&p->files_lock);
+    struct file *f = p->files[fd];
+    int nfd = f ? fd_install_locked(p, f) : -EBADF;
+    if (nfd >= 0)
+        file_get(f);
+    spin_unlock(&p->files_lock);
     return nfd;
 }
 
-long sys_read(uint64_t fd, uint64_t ubuf, uint64_t n)
+static long file_read(struct file *f, uint64_t ubuf, uint64_t n)
 {
-    struct file *f = fd_get(fd);
-    if (!f || !f->readable)
+    if (!f->readable)
         return -EBADF;
     if (!user_range_ok(ubuf, n))
         return -EFAULT;
@@ -303,12 +357,24 @@ long sys_read(uint64_t fd, uint64_t ubuf, uint64_t n)
     return -EBADF;
 }
 
-long files_fd_is_console(uint64_t fd)
+long sys_read(uint64_t fd, uint64_t ubuf, uint64_t n)
 {
-    struct file *f = fd_get(fd);
+    struct file *f = fget(fd);
     if (!f)
         return -EBADF;
-    return f->kind == FILE_CONSOLE ? 0 : -ENOTTY;
+    long rc = file_read(f, ubuf, n);
+    fput(f);
+    return rc;
+}
+
+long files_fd_is_console(uint64_t fd)
+{
+    struct file *f = fget(fd);
+    if (!f)
+        return -EBADF;
+    long rc = f->kind == FILE_CONSOLE ? 0 : -ENOTTY;
+    fput(f);
+    return rc;
 }
 
 static long console_write_user(uint64_t ubuf, uint64_t n)
@@ -325,10 +391,9 @@ static long console_write_user(uint64_t ubuf, uint64_t n)
     return (long)done;
 }
 
-long sys_write(uint64_t fd, uint64_t ubuf, uint64_t n)
+static long file_write(struct file *f, uint64_t ubuf, uint64_t n)
 {
-    struct file *f = fd_get(fd);
-    if (!f || !f->writable)
+    if (!f->writable)
         return -EBADF;
     if (!user_range_ok(ubuf, n))
         return -EFAULT;
@@ -353,9 +418,19 @@ long sys_write(uint64_t fd, uint64_t ubuf, uint64_t n)
     return -EBADF;
 }
 
+long sys_write(uint64_t fd, uint64_t ubuf, uint64_t n)
+{
+    struct file *f = fget(fd);
+    if (!f)
+        return -EBADF;
+    long rc = file_write(f, ubuf, n);
+    fput(f);
+    return rc;
+}
+
 long sys_fstat(uint64_t fd, uint64_t ustat)
 {
-    struct file *f = fd_get(fd);
+    struct file *f = fget(fd);
     if (!f)
         return -EBADF;
     struct fl_stat st = { 0 };
@@ -376,6 +451,7 @@ long sys_fstat(uint64_t fd, uint64_t ustat)
         sleeplock_release(&fs_lock);
         break;
     }
+    fput(f);
     return copy_to_user(ustat, &st, sizeof st) ? -EFAULT : 0;
 }
 

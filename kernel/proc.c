@@ -22,8 +22,10 @@ void thread_reap_all(struct proc *p, struct thread *except);
 
 void procs_init(void)
 {
-    for (int i = 0; i < MAX_PROCS; i++)
+    for (int i = 0; i < MAX_PROCS; i++) {
         spin_init(&procs[i].lock, "proc");
+        spin_init(&procs[i].files_lock, "fdtable");
+    }
 }
 
 /* A fresh ALIVE process with no threads, address space or files. */
@@ -174,7 +176,14 @@ static void nudge_threads(struct proc *p, struct thread *except)
     }
 }
 
-/* Makes every other thread of p exit and waits until they have. */
+void proc_set_killed(struct proc *p, int sig)
+{
+    if (p->killed <= 0)
+        p->killed = sig;
+}
+
+/* Makes every other thread of p exit and waits until they have. Caller has
+ * set p->exiting and an ending signal in p->killed. */
 void proc_stop_other_threads(struct proc *p)
 {
     struct thread *self = current_thread();
@@ -185,6 +194,41 @@ void proc_stop_other_threads(struct proc *p)
     }
     spin_unlock(&p->lock);
     thread_reap_all(p, self);
+}
+
+/*
+ * exec: makes every other thread of p leave (as exit does, but the process
+ * goes on) and waits until they have. KILLED_FOR_EXEC in p->killed sends
+ * them out of user mode and out of interruptible sleeps; a thread in a
+ * wait that cannot be interrupted (the disk) leaves when it is done. A
+ * kill, an exit or a fatal signal meanwhile wins: it replaces the mark,
+ * and exec gives up with -EINTR, so its caller leaves on its way out
+ * instead of both waiting for each other. The same if p is already being
+ * killed, or another thread is already in exec or exit.
+ */
+int proc_stop_others_for_exec(struct proc *p)
+{
+    struct thread *self = current_thread();
+    spin_lock(&p->lock);
+    if (p->killed || p->exiting) {
+        spin_unlock(&p->lock);
+        return -EINTR;
+    }
+    if (p->nthreads > 1) {
+        p->killed = KILLED_FOR_EXEC;
+        while (p->nthreads > 1 && p->killed == KILLED_FOR_EXEC) {
+            nudge_threads(p, self);
+            sleep_on(&p->nthreads, &p->lock);
+        }
+        if (p->killed != KILLED_FOR_EXEC) {
+            spin_unlock(&p->lock);
+            return -EINTR;
+        }
+        p->killed = 0;
+    }
+    spin_unlock(&p->lock);
+    thread_reap_all(p, self);
+    return 0;
 }
 
 static void reparent_children(struct proc *p)
@@ -212,8 +256,7 @@ _Noreturn void proc_exit(int status)
         thread_exit(0);
     }
     p->exiting = true;
-    if (!p->killed)
-        p->killed = SIGKILL;   /* tells the other threads to leave */
+    proc_set_killed(p, SIGKILL);   /* tells the other threads to leave */
     p->xstatus = status;
     spin_unlock(&p->lock);
 
@@ -308,8 +351,7 @@ void proc_post_signal(struct proc *p, int sig)
     if (sig != SIGKILL) {
         signal_post_process(p, sig);   /* caught, ignored or default */
     } else {
-        if (!p->killed)
-            p->killed = sig;
+        proc_set_killed(p, sig);
         nudge_threads(p, current_thread());
     }
 }
@@ -349,7 +391,6 @@ void proc_user_fault(const char *cause, uint64_t pc, uint64_t addr, int sig)
     kprintf("faultline: killed pid=%d name=%s cause=%s sepc=0x%lx stval=0x%lx\n",
             p->pid, p->name, cause, pc, addr);
     spin_lock(&p->lock);
-    if (!p->killed)
-        p->killed = sig;
+    proc_set_killed(p, sig);
     spin_unlock(&p->lock);
 }

@@ -98,6 +98,11 @@ static void run(struct cpu *c, struct thread *t)
     __atomic_sub_fetch(&runnable_count, 1, __ATOMIC_SEQ_CST);
     t->cpu = (int)c->id;
     t->tf.kernel_tp = (uint64_t)c;
+    /* A new thread's stack slot may still be in this hart's TLB from an
+     * earlier stack, if the flush asked for it is not done yet. */
+    uint64_t flush = t->kstack_flush[c->id];
+    if (flush && !tlb_flush_done(c, flush))
+        kstack_flush_local(t);
     c->current = t;
     /* A process's last thread runs on after its address space is freed
      * (exit): any live table will do for it, as all share the kernel half. */
@@ -105,7 +110,6 @@ static void run(struct cpu *c, struct thread *t)
         switch_address_space(c, t->proc->as->root);
     if (t->proc)
         t->proc->last_ran = arch_read_time();
-    kstack_flush_if_stale(c, t);
     arch_context_switch(&c->scheduler, &t->context);
     c->current = NULL;
     /* A thread that has finished may have its address space freed as soon
@@ -278,11 +282,63 @@ void cpu_send_ipi(struct cpu *c, uint32_t what)
     ipi(c, what);
 }
 
+/*
+ * A shootdown request is a ticket, not just the IPI_TLB_FLUSH bit: with
+ * the bit alone, a second requester that set it again just after the
+ * target flushed, but before the target cleared it, would see it clear
+ * and go on with its own change never flushed. The target clears the bit
+ * first, then reads the ticket count, then flushes: a ticket it did not
+ * see was taken after the bit was cleared, so its bit is set again and
+ * the target comes back for it.
+ */
+uint64_t tlb_flush_ask(struct cpu *c)
+{
+    uint64_t ticket = __atomic_add_fetch(&c->tlb_flush_asked, 1, __ATOMIC_SEQ_CST);
+    ipi(c, IPI_TLB_FLUSH);
+    return ticket;
+}
+
+bool tlb_flush_done(const struct cpu *c, uint64_t ticket)
+{
+    return __atomic_load_n(&c->tlb_flush_done, __ATOMIC_SEQ_CST) >= ticket;
+}
+
+/*
+ * Waiting by sleeping rather than yielding in a loop: the target may be
+ * this hart's only chance to run (under -icount QEMU runs the harts in
+ * turn, and a hart that yields in a loop never gives up its turn, so
+ * each wait cost a whole turn, which also moved the harts' ticks against
+ * each other). The waiter counts itself in before it looks at done; the
+ * target publishes done before it looks at the count, and wakes the
+ * waiters under tlbwait_lock, which they hold until they are asleep.
+ */
+static struct spinlock tlbwait_lock = SPINLOCK_INIT("tlbwait");
+
+void tlb_flush_wait(struct cpu *c, uint64_t ticket)
+{
+    spin_lock(&tlbwait_lock);
+    __atomic_add_fetch(&c->tlb_flush_waiters, 1, __ATOMIC_SEQ_CST);
+    while (!tlb_flush_done(c, ticket))
+        sleep_on(&c->tlb_flush_done, &tlbwait_lock);
+    __atomic_sub_fetch(&c->tlb_flush_waiters, 1, __ATOMIC_SEQ_CST);
+    spin_unlock(&tlbwait_lock);
+}
+
+static void tlb_flush_wake(struct cpu *c)
+{
+    if (!__atomic_load_n(&c->tlb_flush_waiters, __ATOMIC_SEQ_CST))
+        return;
+    spin_lock(&tlbwait_lock);
+    wakeup(&c->tlb_flush_done);
+    spin_unlock(&tlbwait_lock);
+}
+
 /* First code a new thread runs, entered from the scheduler's switch. */
 void thread_first_entry(void)
 {
     struct thread *t = current_thread();
     spin_unlock(&t->lock);
+    kstack_await_flushes(t);
     t->stamp = arch_read_time();
     if (t->kentry) {
         /* Kernel threads run their body; a process's first thread may too
@@ -295,6 +351,26 @@ void thread_first_entry(void)
     }
     user_return_prepare(t);
     arch_return_to_user(&t->tf);
+}
+
+/* IPI_TLB_FLUSH. Out of line, so that the IPI a signal sends (the
+ * cross-hart delivery lat measures) pays nothing for it. */
+static __attribute__((noinline)) void tlb_flush_here(struct cpu *c)
+{
+    /* The bit before the tickets (see tlb_flush_ask); the caller leaves
+     * it alone after. */
+    __atomic_fetch_and(&c->ipi_pending, ~IPI_TLB_FLUSH, __ATOMIC_SEQ_CST);
+    uint64_t asked = __atomic_load_n(&c->tlb_flush_asked, __ATOMIC_SEQ_CST);
+    /* Drop a table we hold only lazily: its space may be going away. */
+    struct thread *t = c->current;
+    if (!t || !t->proc || !t->proc->as || t->proc->as->root != c->active_root) {
+        mmu_activate(kernel_pagetable);
+        c->active_root = kernel_pagetable;
+    } else {
+        mmu_flush_local();
+    }
+    __atomic_store_n(&c->tlb_flush_done, asked, __ATOMIC_SEQ_CST);
+    tlb_flush_wake(c);
 }
 
 void ipi_interrupt(void)
@@ -311,14 +387,8 @@ void ipi_interrupt(void)
     }
     uint32_t what = __atomic_load_n(&c->ipi_pending, __ATOMIC_SEQ_CST);
     if (what & IPI_TLB_FLUSH) {
-        /* Drop a table we hold only lazily: its space may be going away. */
-        struct thread *t = c->current;
-        if (!t || !t->proc || !t->proc->as || t->proc->as->root != c->active_root) {
-            mmu_activate(kernel_pagetable);
-            c->active_root = kernel_pagetable;
-        } else {
-            mmu_flush_local();
-        }
+        tlb_flush_here(c);
+        what &= ~IPI_TLB_FLUSH;
     }
     __atomic_fetch_and(&c->ipi_pending, ~what, __ATOMIC_SEQ_CST);
 }

@@ -220,8 +220,8 @@ static bool dequeue(struct thread *t, struct delivery *d)
             t->sig_blocked = (t->sig_blocked | block) & ~UNBLOCKABLE;
             if (a->flags & FL_SA_RESETHAND)
                 memset(a, 0, sizeof *a);
-        } else if (!p->killed) {
-            p->killed = sig;          /* default action: terminate */
+        } else {
+            proc_set_killed(p, sig);  /* default action: terminate */
         }
         found = true;
         break;
@@ -393,14 +393,14 @@ long sys_sigpending(uint64_t uset)
     return copy_to_user(uset, &set, sizeof set) ? -EFAULT : 0;
 }
 
+/* The tid is checked first, whatever the signal: SIGKILL to a tid that is
+ * not one of the caller's live threads is ESRCH, like any other. */
 long sys_tkill(uint64_t tid, uint64_t sig)
 {
     struct thread *self = current_thread();
     struct proc *p = self->proc;
     if (!sig_valid(sig))
         return -EINVAL;
-    if (sig == SIGKILL)
-        return proc_kill(p->pid, SIGKILL);   /* ends the whole process */
     /* A signal to oneself needs no search of the thread table. */
     struct thread *t = tid == (uint64_t)self->tid ? self : thread_by_tid((int)tid);
     if (!t || tid == 0)
@@ -408,6 +408,10 @@ long sys_tkill(uint64_t tid, uint64_t sig)
     long rc = -ESRCH;
     spin_lock(&p->lock);
     if (t->proc == p && t->tid == (int)tid && thread_live(t)) {
+        if (sig == SIGKILL) {
+            spin_unlock(&p->lock);
+            return proc_kill(p->pid, SIGKILL);   /* ends the whole process */
+        }
         if (!ignores(&p->sig_actions[sig], (int)sig))
             post_to_thread(t, (int)sig, 0);
         rc = 0;

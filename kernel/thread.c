@@ -5,11 +5,24 @@
  * per thread-table entry with an unmapped guard page below each, so an
  * overflow faults instead of silently corrupting a neighbour. A stack's
  * frames are allocated when its thread is created and freed when the slot
- * is freed. Unmapping kernel pages would normally need a TLB shootdown;
- * here it does not, because only the thread itself touches its stack: each
- * slot carries a generation number, and a hart that is about to run a
- * thread whose slot it has not seen in that generation first flushes those
- * few pages from its own TLB (sched.c).
+ * is freed, so a slot's mapping changes from one thread to the next.
+ *
+ * Harts other than the thread's own do touch its stack: the boot hart's
+ * disk interrupt completes a request that lives in the waiter's frame
+ * (swap_io, the swapper's batches), a waker reads what a sleeper passed
+ * by address. A hart that did so keeps the translation in its TLB, and
+ * after the slot is remapped it would read and write the old, freed frame
+ * (a completion lost in memory nobody reads, and someone else's page
+ * scribbled on). So when a slot gets new frames, every hart flushes its
+ * TLB before the new thread can hand out addresses on its stack: a
+ * shootdown at creation, as a vmalloc'ed range is purged from every CPU
+ * before its addresses are used again (kstack_shootdown). Nothing is
+ * added to the trap path; the scheduler's check of a new thread's flush
+ * replaces the per-slot generation it checked before, and creating a
+ * thread costs an IPI per other hart. Keeping each slot's frames for good
+ * would need no flush at all, but would hold MAX_THREADS stacks (2 MiB)
+ * after a thread bomb on a machine that may have 8 MiB, and memory would
+ * not come back.
  */
 #include "proc.h"
 #include "frame.h"
@@ -67,20 +80,51 @@ static uint64_t kstack_map(int slot)
     }
     if (rc)
         kstack_unmap(slot);
-    else
-        threads[slot].kstack_gen++;
     spin_unlock(&kstack_lock);
     return rc ? 0 : base + KSTACK_PAGES * PAGE_SIZE;
 }
 
-void kstack_flush_if_stale(struct cpu *c, struct thread *t)
+/*
+ * t's slot has newly mapped pages: no hart may keep a translation of them
+ * to the frames of an earlier stack. This hart flushes them now; every
+ * other hart is asked to flush its whole TLB (tlb_flush_ask), and the
+ * tickets go with t. The creator does not wait (fork would sleep for the
+ * other hart every time, and its children would start one by one): a
+ * hart about to run t whose flush is not done yet flushes t's pages
+ * first (the scheduler, kstack_flush_local), and t itself waits for every
+ * ticket before it does anything (kstack_await_flushes), so no address on
+ * its stack reaches another hart before that hart has flushed.
+ */
+static void kstack_shootdown(struct thread *t)
+{
+    irq_save();
+    struct cpu *self = this_cpu();
+    kstack_flush_local(t);
+    for (uint32_t i = 0; i < ncpus; i++)
+        t->kstack_flush[i] = &cpus[i] != self && cpus[i].online ? tlb_flush_ask(&cpus[i]) : 0;
+    irq_restore();
+}
+
+void kstack_flush_local(struct thread *t)
 {
     int slot = (int)(t - threads);
-    if (c->kstack_seen[slot] == t->kstack_gen)
-        return;
     for (int p = 0; p < KSTACK_PAGES; p++)
         mmu_flush_page(kstack_base(slot) + (uint64_t)p * PAGE_SIZE);
-    c->kstack_seen[slot] = t->kstack_gen;
+}
+
+/* t is new and runs for the first time, interrupts off: it sleeps until
+ * every other hart has flushed. Not for the hart it runs on: that one
+ * flushed t's pages itself before it switched to t, if its flush was not
+ * done yet (kstack_flush_local from the scheduler), and t may wake up on
+ * another hart, which then did the same. */
+void kstack_await_flushes(struct thread *t)
+{
+    for (uint32_t i = 0; i < ncpus; i++) {
+        uint64_t ticket = t->kstack_flush[i];
+        if (ticket && &cpus[i] != this_cpu())
+            tlb_flush_wait(&cpus[i], ticket);
+        t->kstack_flush[i] = 0;
+    }
 }
 
 /* Reserves a thread slot (state EMBRYO, not locked) for process p. */
@@ -105,6 +149,7 @@ struct thread *thread_alloc(struct proc *p, const char *name)
             spin_unlock(&t->lock);
             return NULL;
         }
+        kstack_shootdown(t);
         t->tid = __atomic_fetch_add(&next_tid, 1, __ATOMIC_RELAXED);
         t->proc = p;
         t->chan = NULL;

@@ -50,9 +50,27 @@ uint64_t time_now_us(void)
     return time_to_us(arch_read_time() - boot_time);
 }
 
+/*
+ * Ticks fall on a grid, every tick_units, with hart k's shifted by k/ncpus
+ * of a tick: the harts' ticks are spread over the period, never on top
+ * of each other. Where they fell against each other used to be an
+ * accident of what had run since boot, and when two coincided, a thread
+ * woken by one hart's tick (sleepers are woken by hart 0's) found the
+ * other hart in its tick, with its thread switched out for a moment: a
+ * signal to that thread then waited for it to be switched back in instead
+ * of interrupting it (lat's signal_cross delivery doubled after an
+ * unrelated change at thread creation).
+ */
+static uint64_t next_deadline(const struct cpu *c, uint64_t now)
+{
+    uint64_t offset = tick_units * c->id / ncpus;
+    uint64_t from = now > offset ? now - offset : 0;
+    return (from / tick_units + 1) * tick_units + offset;
+}
+
 void timer_start_hart(struct cpu *c)
 {
-    c->next_tick = arch_read_time() + tick_units;
+    c->next_tick = next_deadline(c, arch_read_time());
     arch_timer_program(c->next_tick);
 }
 
@@ -60,9 +78,9 @@ void timer_interrupt(void)
 {
     struct cpu *c = this_cpu();
     uint64_t now = arch_read_time();
-    /* Next deadline from now, not from the last one: after a long stop
-     * (GDB, host load) we must not replay every missed tick. */
-    c->next_tick = now + tick_units;
+    /* The next deadline after now, not after the last one: after a long
+     * stop (GDB, host load) we must not replay every missed tick. */
+    c->next_tick = next_deadline(c, now);
     arch_timer_program(c->next_tick);
     if (c->id == 0 && __atomic_load_n(&sleepers, __ATOMIC_RELAXED)) {
         spin_lock(&sleep_lock);

@@ -7,14 +7,18 @@
 #include "proc.h"
 #include "signal.h"
 
-/* Ends the thread, or the process with its killing signal as the status. */
+/* Ends the thread, or the process with its killing signal as the status.
+ * Only the thread: another one is already ending the process, or is in
+ * exec and wants the others gone (that one is in the kernel until it has
+ * cleared the mark, so it never gets here with it). */
 static void leave_if_killed(struct thread *t)
 {
     struct proc *p = t->proc;
-    if (__atomic_load_n(&p->killed, __ATOMIC_RELAXED)) {     /* proc_killed(), inline */
-        if (p->exiting)
+    int killed = __atomic_load_n(&p->killed, __ATOMIC_RELAXED);     /* proc_killed(), inline */
+    if (killed) {
+        if (p->exiting || killed == KILLED_FOR_EXEC)
             thread_exit(0);
-        proc_exit(p->killed);
+        proc_exit(killed);
     }
 }
 

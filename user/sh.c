@@ -198,6 +198,7 @@ static const struct {
 } descriptions[] = {
     { "as",          "as [-o OUT] FILE.s...: assemble into a program (cc's last pass)" },
     { "badelf",      "a damaged ELF file: exec must refuse it (for tests)" },
+    { "bigimage",    "a 32 MiB bss: exec must refuse it when memory cannot hold it" },
     { "c0",          "c0 FILE.c OUT.tree: cc's first pass (parse, check)" },
     { "c1",          "c1 IN.tree OUT.s: cc's second pass (code generation)" },
     { "cat",         "cat [FILE...]: copy files, or stdin, to stdout" },
@@ -218,6 +219,7 @@ static const struct {
     { "nroff",       "nroff [-man] [FILE...]: format text for the terminal" },
     { "pgtests",     "in-guest tests of process groups and the console" },
     { "ps",          "one line per process" },
+    { "racetests",   "in-guest tests of races between system calls" },
     { "sh",          "sh [FILE]: this shell" },
     { "sigtests",    "in-guest tests of signals" },
     { "sleep",       "sleep MS: wait MS milliseconds" },

@@ -103,10 +103,16 @@ void aspace_shootdown(struct aspace *as);
 
 /* Heap and anonymous pages are demand-zero, but sbrk and mmap promise
  * them: the sum of promised, untouched pages never exceeds the free frames
- * (less a reserve), so a program gets -ENOMEM from sbrk or mmap instead of
- * being killed on first touch. */
+ * and swap slots (less a reserve), and no one process is promised more
+ * than the memory manager can ever hold of it (aspace_may_grow: under
+ * mm=swap, all of it in memory), so a program gets -ENOMEM from sbrk or
+ * mmap instead of being killed on first touch. */
 int  commit_pages(uint64_t n);          /* 0 or -ENOMEM */
 void uncommit_pages(uint64_t n);
+/* What as holds or has been promised: resident, swapped and lazy pages. */
+uint64_t aspace_pages(const struct aspace *as);
+/* Whether as may be promised n more pages (its process's size bound). */
+bool aspace_may_grow(const struct aspace *as, uint64_t n);
 
 /* Probe points of a fault, in cycles (meters); 0 = not reached. */
 struct fault_probe {

@@ -21,11 +21,15 @@ struct cpu {
     uint64_t active_root;     /* page table loaded in satp (avoid needless switches) */
     uint64_t next_tick;       /* next timer deadline (arch time units) */
     volatile uint32_t ipi_pending; /* IPI_* request bits */
-    uint32_t kstack_seen[MAX_THREADS]; /* stack generation last flushed per thread slot */
+    /* TLB shootdown tickets (tlb_flush_ask): asked is bumped by each
+     * requester, done is the ticket the last flush started from; waiters
+     * sleep for it (tlb_flush_wait). */
+    uint64_t tlb_flush_asked, tlb_flush_done;
+    uint32_t tlb_flush_waiters;
 };
 
 #define IPI_RESCHEDULE  0x1   /* a thread became runnable: look again */
-#define IPI_TLB_FLUSH   0x2   /* flush this hart's TLB (shootdown) */
+#define IPI_TLB_FLUSH   0x2   /* flush this hart's TLB (shootdown): see tlb_flush_ask */
 
 extern struct cpu cpus[MAX_HARTS];
 extern uint32_t ncpus;

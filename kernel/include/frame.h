@@ -44,6 +44,9 @@ paddr_t frame_choose_victim(struct clock_hand *h,
 
 uint64_t frames_free_count(void);
 uint64_t frames_user_count(void);      /* FRAME_USER records: walks the core map */
+/* Free and user frames together, as one consistent count (walks the core
+ * map): what user pages could have if every process were out. */
+uint64_t frames_free_plus_user_count(void);
 uint64_t frames_total_count(void);
 
 #endif

@@ -36,6 +36,10 @@ struct mm_ops {
     /* vmctl(FL_VMCTL_SWAPOUT): the caller's process out and back in.
      * NULL where the manager does not move whole processes. */
     int  (*swap_out_self)(void);
+    /* The most pages one process may ever have or be promised, where a
+     * process runs only wholly in memory (mm=swap); NULL: no bound but
+     * memory and swap together (paging runs a process partly out). */
+    uint64_t (*process_pages_max)(void);
 };
 
 extern const struct mm_ops *mm;
@@ -69,6 +73,10 @@ int  mm_evict_page(struct aspace *as, void *leaf, paddr_t pa);
 /* Promise capacity beyond free frames, for commit_pages: both managers
  * can back a promised page with a swap slot. */
 uint64_t mm_commit_extra(void);
+/* Whether one process may be `pages` pages in all (image, heap, mmap,
+ * promised or not): false only where it could never be wholly in memory
+ * at once, which mm=swap needs to run it. */
+bool mm_process_fits(uint64_t pages);
 
 long sys_vmctl(uint64_t op, uint64_t addr, uint64_t len);
 

@@ -41,7 +41,6 @@ struct thread {
     struct proc *proc;            /* NULL for a kernel thread */
     struct context context;       /* kernel registers while switched out */
     uint64_t kstack_top;
-    uint32_t kstack_gen;          /* bumped each time the slot gets a new stack */
     int      affinity;            /* cpu id it is pinned to, or -1 */
     int      cpu;                 /* cpu it last ran on, -1 never */
     long     exit_value;          /* for thread_join */
@@ -64,9 +63,15 @@ struct thread {
     /* Signal probe points (meters), cycles; 0 = not reached. */
     uint64_t sig_posted_at, sig_ipi_at, sig_interrupted_at;
     char     name[FL_NAME_MAX];
+    /* Per hart, the ticket of its TLB flush after this slot got a new
+     * stack, 0 once served (thread.c, kstack_shootdown). Last, so that the
+     * offsets the trap path uses stay as they are. */
+    uint64_t kstack_flush[MAX_HARTS];
 };
 
 enum proc_state { P_UNUSED = 0, P_ALIVE, P_ZOMBIE };
+
+#define KILLED_FOR_EXEC (-1)      /* proc.killed: not a signal (see there) */
 
 struct proc {
     struct spinlock lock;         /* state, killed, nthreads, xstatus, times */
@@ -74,9 +79,14 @@ struct proc {
     int      pid;
     struct proc *parent;          /* under wait_lock */
     struct aspace *as;
-    struct file *files[MAX_OPEN_FILES];  /* used only by the process's own threads */
+    struct file *files[MAX_OPEN_FILES];  /* under files_lock (file.c) */
     int      nthreads;            /* live (not ZOMBIE/DEAD) threads */
-    int      killed;              /* signal that is ending it, 0 if none */
+    /* Nonzero: every thread must leave user mode (user_return_prepare
+     * tests it) and see why: > 0 the signal ending the process;
+     * KILLED_FOR_EXEC while a thread in exec makes the others leave.
+     * Set under lock; an ending signal replaces KILLED_FOR_EXEC, never the
+     * other way round. */
+    int      killed;
     bool     exiting;             /* one thread is tearing the process down */
     int      xstatus;             /* wait status once ZOMBIE */
     uint64_t dead_utime, dead_stime;     /* from threads already gone */
@@ -97,6 +107,10 @@ struct proc {
     uint64_t swap_stamp;          /* arch time it last went out or came in */
     uint64_t last_ran;            /* arch time one of its threads last got a hart */
     char     name[FL_NAME_MAX];
+    /* "fdtable": files[], which the threads share. Last, so that the
+     * fields the trap path and the signal paths reach (killed,
+     * sig_actions, sig_pending) keep their offsets and instructions. */
+    struct spinlock files_lock;
     /* Process group and session (pgrp.c), under wait_lock; at the end so
      * the offsets arch.h hard-codes do not move. */
     int      pgid;
@@ -126,7 +140,8 @@ void threads_init(void);
 struct thread *thread_alloc(struct proc *p, const char *name);   /* returned locked? no: UNUSED->reserved */
 void thread_free(struct thread *t);
 void thread_sync_ids(struct thread *t);
-void kstack_flush_if_stale(struct cpu *c, struct thread *t);
+void kstack_await_flushes(struct thread *t);   /* a new thread, first thing */
+void kstack_flush_local(struct thread *t);     /* t's stack pages, this hart's TLB */
 struct thread *kthread_create(const char *name, void (*fn)(void *), void *arg, int affinity);
 _Noreturn void thread_exit(long value);
 long thread_join(int tid, long *value);
@@ -145,10 +160,20 @@ void proc_post_signal(struct proc *p, int sig);   /* caller holds p->lock; sig v
 bool proc_is_init(const struct proc *p);
 bool proc_killed(struct proc *p);
 void proc_stop_other_threads(struct proc *p);
+int  proc_stop_others_for_exec(struct proc *p);   /* 0, or -EINTR: being killed */
+/* Records sig as what ends p, unless something already does. p->lock held. */
+void proc_set_killed(struct proc *p, int sig);
 void proc_user_fault(const char *cause, uint64_t pc, uint64_t addr, int sig);
 int  proc_count(void);
 
 void cpu_send_ipi(struct cpu *c, uint32_t what);
+/* TLB shootdown of hart c: asks it to flush its whole TLB and returns a
+ * ticket; the flush covers every page-table change made before the ask
+ * once tlb_flush_done(c, ticket) is true. */
+uint64_t tlb_flush_ask(struct cpu *c);
+bool tlb_flush_done(const struct cpu *c, uint64_t ticket);
+/* Sleeps until tlb_flush_done(c, ticket). A thread holding no spinlock. */
+void tlb_flush_wait(struct cpu *c, uint64_t ticket);
 void ipi_interrupt(void);
 
 #include "cpu.h"

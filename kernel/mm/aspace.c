@@ -45,6 +45,20 @@ void uncommit_pages(uint64_t n)
 }
 
 
+uint64_t aspace_pages(const struct aspace *as)
+{
+    return as->resident + as->swapped + as->lazy_pages;
+}
+
+/* Swap slots count towards commit_pages' sum (a process may be out), but
+ * one process may never be promised more than can be in memory at once
+ * under mm=swap; COMMIT_RESERVE_FRAMES are left for its page tables and
+ * the kernel's other growth until it needs to come in. */
+bool aspace_may_grow(const struct aspace *as, uint64_t n)
+{
+    return mm_process_fits(aspace_pages(as) + n + COMMIT_RESERVE_FRAMES);
+}
+
 struct aspace *aspace_create(void)
 {
     struct aspace *as = NULL;
@@ -193,23 +207,33 @@ void aspace_totals(uint64_t *resident, uint64_t *swapped)
 /*
  * Every hart whose satp holds as->root may cache its translations (the
  * scheduler switches tables lazily). Ask each to flush, and wait until all
- * have. Waiting yields instead of spinning: under -icount the other hart
- * can only run when this one gives up its turn.
+ * have. Waiting sleeps (tlb_flush_wait): under -icount QEMU runs the harts
+ * in turn, and the other hart can only run once this one idles; a yield
+ * does not end the turn.
  */
 void aspace_shootdown(struct aspace *as)
 {
+    /* Every hart is asked, or flushed here, in one go with interrupts
+     * off: asked one by one with a sleep between, this thread could wake
+     * on a hart that has the table loaded and take it for its own, which
+     * needs no flush. */
+    uint64_t ticket[MAX_HARTS];
+    uint32_t asked = 0;
     irq_save();
-    if (this_cpu()->active_root == as->root)
+    struct cpu *self = this_cpu();
+    if (self->active_root == as->root)
         mmu_flush_local();
-    irq_restore();
     for (uint32_t i = 0; i < ncpus; i++) {
         struct cpu *c = &cpus[i];
-        if (c == this_cpu() || !c->online || c->active_root != as->root)
+        if (c == self || !c->online || c->active_root != as->root)
             continue;
-        cpu_send_ipi(c, IPI_TLB_FLUSH);
-        while (__atomic_load_n(&c->ipi_pending, __ATOMIC_SEQ_CST) & IPI_TLB_FLUSH)
-            yield();
+        ticket[i] = tlb_flush_ask(c);
+        asked |= 1U << i;
     }
+    irq_restore();
+    for (uint32_t i = 0; i < ncpus; i++)
+        if (asked & (1U << i))
+            tlb_flush_wait(&cpus[i], ticket[i]);
 }
 
 /*
@@ -222,6 +246,7 @@ void aspace_shootdown(struct aspace *as)
 static void release_harts(struct aspace *as)
 {
     for (;;) {
+        uint64_t ticket[MAX_HARTS] = { 0 };
         bool held = false;
         irq_save();
         struct cpu *self = this_cpu();
@@ -233,13 +258,14 @@ static void release_harts(struct aspace *as)
             struct cpu *c = &cpus[i];
             if (c != self && c->online && __atomic_load_n(&c->active_root, __ATOMIC_SEQ_CST) == as->root) {
                 held = true;
-                if (!(c->ipi_pending & IPI_TLB_FLUSH))
-                    cpu_send_ipi(c, IPI_TLB_FLUSH);
+                ticket[i] = tlb_flush_ask(c);
             }
         }
         irq_restore();
         if (!held)
             return;
-        yield();
+        for (uint32_t i = 0; i < ncpus; i++)
+            if (ticket[i])
+                tlb_flush_wait(&cpus[i], ticket[i]);
     }
 }

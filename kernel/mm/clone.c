@@ -119,7 +119,10 @@ int aspace_clone(struct aspace *src, struct aspace **out)
     dst->nregions = src->nregions;
     dst->heap_start = src->heap_start;
     dst->brk = src->brk;
-    struct clone_ctx cc = { src, dst, commit_pages(src->lazy_pages) };
+    /* The child is as big as the parent is now, which runs: it needs no
+     * room to grow beyond that (aspace_may_grow), only to fit at all. */
+    int rc = mm_process_fits(aspace_pages(src)) ? commit_pages(src->lazy_pages) : -ENOMEM;
+    struct clone_ctx cc = { src, dst, rc };
     if (!cc.rc)
         dst->lazy_pages = src->lazy_pages;
     mmu_for_each_user_leaf(src->root, copy_leaf, &cc);

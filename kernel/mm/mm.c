@@ -83,3 +83,8 @@ uint64_t mm_commit_extra(void)
 {
     return swap_free_slots();
 }
+
+bool mm_process_fits(uint64_t pages)
+{
+    return !mm->process_pages_max || pages <= mm->process_pages_max();
+}

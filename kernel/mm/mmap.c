@@ -77,7 +77,7 @@ long aspace_sbrk(struct aspace *as, long increment)
             rc = -ENOMEM;
         } else if (new_end > heap->end) {
             uint64_t new_pages = (new_end - heap->end) >> PAGE_SHIFT;
-            if (commit_pages(new_pages)) {
+            if (!aspace_may_grow(as, new_pages) || commit_pages(new_pages)) {
                 rc = -ENOMEM;
             } else {
                 as->lazy_pages += new_pages;
@@ -167,7 +167,7 @@ long aspace_mmap_anon(struct aspace *as, vaddr_t addr, uint64_t len, unsigned pr
     if (rc > 0) {
         /* Promise every page now, so a touch later can never run out. */
         uint64_t pages = size >> PAGE_SHIFT;
-        if (commit_pages(pages)) {
+        if (!aspace_may_grow(as, pages) || commit_pages(pages)) {
             rc = -ENOMEM;
         } else {
             int err = aspace_add_region(as, (vaddr_t)rc, (vaddr_t)rc + size, prot, REGION_ANON);

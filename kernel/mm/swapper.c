@@ -59,7 +59,7 @@ static uint64_t usable_frames(void)
  * on the slow path, when memory is short. */
 static uint64_t capacity_frames(void)
 {
-    uint64_t t = frames_free_count() + frames_user_count();
+    uint64_t t = frames_free_plus_user_count();
     return t > USER_FRAME_RESERVE ? t - USER_FRAME_RESERVE : 0;
 }
 
@@ -205,8 +205,11 @@ static int go_out_and_wait(struct proc *p, struct aspace *img, uint32_t need)
     set_swapped(p, true);
     while (!off_every_hart(p))
         yield();
-    /* Before the image is marked out: from then on the swapper may act. */
+    /* Before the image is marked out: from then on the swapper may act.
+     * swap_failed answers for this wait only: the swapper may have given
+     * up on the process once before, when it was out as a victim. */
     p->swap_lent = held;
+    p->swap_failed = false;
     int rc = swap_out_locked(p, img, need);
     if (rc) {
         p->swap_lent = false;
@@ -214,7 +217,7 @@ static int go_out_and_wait(struct proc *p, struct aspace *img, uint32_t need)
     }
     if (!held)
         sleeplock_release(&img->lock);
-    /* Until here this thread had to run (it sleeps on the device, yields
+    /* Until here this thread had to run (it sleeps on the device and
      * for TLB shootdowns); now it waits off every hart to be brought in. */
     __atomic_store_n(&p->swap_exempt, NULL, __ATOMIC_RELEASE);
     if (rc)
@@ -240,6 +243,14 @@ static int swap_make_room(struct aspace *as)
     if (need > capacity_frames())
         return -ENOMEM;               /* it could never come back in */
     return go_out_and_wait(p, img, need);
+}
+
+/* Room for a whole process with every other one out: the swapper brings
+ * in no process bigger than this (swap_need), so a promise beyond it could
+ * only end in a kill. */
+static uint64_t swap_process_pages_max(void)
+{
+    return capacity_frames();
 }
 
 static int swap_out_self(void)
@@ -360,7 +371,8 @@ static struct proc *choose_incoming(bool fit)
 
 /* p cannot come in even with everyone else out (the kernel's own share of
  * memory grew while it was out): let it run without its pages, so the
- * fault that sent it out fails and it is killed for want of memory. */
+ * fault that sent it out fails and it is killed for want of memory (one
+ * sent out as a victim faults its pages in one by one instead). */
 static void give_up(struct proc *p)
 {
     p->swap_failed = true;
@@ -453,4 +465,5 @@ const struct mm_ops swap_ops = {
     .start = swap_start_threads,
     .make_room = swap_make_room,
     .swap_out_self = swap_out_self,
+    .process_pages_max = swap_process_pages_max,
 };

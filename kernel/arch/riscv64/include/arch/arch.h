@@ -32,8 +32,8 @@
  * usercopy.S reads and writes (trap.c checks them against the structs):
  * the mask it restores and the tests user_return_prepare would make. */
 #define THREAD_PROC         352
-#define THREAD_SIG_PENDING  552
-#define THREAD_SIG_BLOCKED  560
+#define THREAD_SIG_PENDING  544
+#define THREAD_SIG_BLOCKED  552
 #define PROC_KILLED         180
 #define PROC_SIG_PENDING    1248
 /* The signals no mask may hold (SIGKILL); a restored mask drops them. */
