@@ -161,17 +161,23 @@ def test_mm_fork_exec_under_pressure(machine, mm):
 def test_mm_swap_full_kills_under_swap(machine):
     """mm=swap, 8 MiB of memory and 2 MiB of swap, 16 processes of 440 KiB:
     some whole images cannot be written out, so a process that needs
-    memory is killed for want of swap (or refused its sbrk)."""
+    memory is refused its sbrk or killed for want of swap, and every
+    failed child is one of those."""
     m = boot(machine, "swap", disk_size="2M")
     assert "faultline: swap: 512 page slots (2048 KiB) on the disk" in m.log
     status, rec, out = run_hog(m, "-p 16 -m 440 -r 1")
+    # Which of the two a child meets depends on who runs when: a promise
+    # refused at sbrk (nothing is lost), or, once a process in memory must
+    # grow with no slot left to write a whole image to, a kill.
     killed = kills(out)
-    assert killed, out[-3000:]
+    refused = SBRK_REFUSED.findall(out)
+    assert killed or refused, out[-3000:]
     assert all(name == "hog" and cause in OUT_OF_MEMORY_CAUSES for _, name, cause in killed), killed
     by_signal = CHILD_KILLED.findall(out)
     assert sorted(int(p) for p, _ in by_signal) == sorted(p for p, _, _ in killed), out[-3000:]
     assert all(int(sig) == SIGKILL for _, sig in by_signal), by_signal
-    assert rec["failed_children"] >= len(killed) and rec["bad_pages"] == 0, rec
+    assert rec["failed_children"] == len(killed) + len(refused), (rec, out[-3000:])
+    assert rec["bad_pages"] == 0, rec
     assert status == "status 1", status
     st = assert_no_leak(m, "swap")
     assert st["oom_kills"] == len(killed), st
