@@ -42,7 +42,7 @@ DTC = "dtc"
 
 # test program -> kernel sources it exercises
 PROGRAMS = {
-    "fdt": ["kernel/fdt.c", "kernel/fdt_board.c", "kernel/lib/kstrlcpy.c"],
+    "fdt": ["kernel/fdt/fdt.c", "kernel/fdt/fdt_board.c", "kernel/lib/kstrlcpy.c"],
     "param": ["kernel/param.c", "kernel/lib/kstrlcpy.c"],
     "elf": ["kernel/elf.c"],
     "initrd": ["kernel/initrd.c"],
