@@ -55,9 +55,12 @@ PROGRAMS = {
               "user/nroff/text.c", "user/nroff/line.c", "user/nroff/page.c",
               "user/nroff/out.c"],
 }
-# Include paths a test needs beyond the kernel's. User code is built
-# against tests/host/ulib_shim/ulib.h, the C library's stand-in for ulib.
+# Include paths a test needs beyond the kernel's: a subsystem's private
+# headers sit beside its sources (kernel/mm/). User code is built against
+# tests/host/ulib_shim/ulib.h, the C library's stand-in for ulib.
 EXTRA_CFLAGS = {
+    "swapmap": ["-Ikernel/mm"],
+    "clock": ["-Ikernel/mm"],
     "nroff": ["-Itests/host/ulib_shim", "-Iuser/nroff"],
 }
 
