@@ -1,7 +1,8 @@
 /*
  * Choosing the memory manager at boot, and what both managers share:
  * getting a frame for a fault (making room when there is none) and
- * evicting one page.
+ * evicting one page. The managers themselves are mm_paging.c (mm=paging)
+ * and mm_swap.c (mm=swap).
  */
 #include "mm.h"
 #include "frame.h"

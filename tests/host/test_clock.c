@@ -19,7 +19,7 @@ struct examiner {
     int      bad_pointer;                   /* f was not &records[index] */
 };
 
-/* A simulated reference bit in the frame flags, as paging.c may keep it:
+/* A simulated reference bit in the frame flags, as mm_paging.c may keep it:
  * referenced -> clear it and pass; busy -> pass; otherwise take. */
 static enum clock_verdict examine(struct frame *f, uint32_t index, void *ctx)
 {
