@@ -6,7 +6,7 @@
  */
 #include "mm.h"
 #include "frame.h"
-#include "swap.h"
+#include "swapspace.h"
 #include "param.h"
 #include "vmstat.h"
 #include "meter.h"
