@@ -48,7 +48,7 @@ PROGRAMS = {
     "initrd": ["kernel/initrd.c"],
     "coremap": ["kernel/mm/coremap.c"],
     "swapmap": ["kernel/mm/swapmap.c"],
-    "clock": ["kernel/mm/clock.c", "kernel/mm/coremap.c"],
+    "clock_replace": ["kernel/mm/clock_replace.c", "kernel/mm/coremap.c"],
     "kstrlcpy": ["kernel/lib/kstrlcpy.c"],
     # the formatter of user/nroff/, all but main.c (its only system calls)
     "nroff": ["user/nroff/fmt.c", "user/nroff/request.c", "user/nroff/man.c",
@@ -60,7 +60,7 @@ PROGRAMS = {
 # tests/host/ulib_shim/ulib.h, the C library's stand-in for ulib.
 EXTRA_CFLAGS = {
     "swapmap": ["-Ikernel/mm"],
-    "clock": ["-Ikernel/mm"],
+    "clock_replace": ["-Ikernel/mm"],
     "nroff": ["-Itests/host/ulib_shim", "-Iuser/nroff"],
 }
 

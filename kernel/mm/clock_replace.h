@@ -9,8 +9,8 @@
  * locked are the caller's, through the examine callback. Unit tested on
  * the host; kernel/mm/mm_paging.c calls it under the frames lock.
  */
-#ifndef FAULTLINE_CLOCK_H
-#define FAULTLINE_CLOCK_H
+#ifndef FAULTLINE_CLOCK_REPLACE_H
+#define FAULTLINE_CLOCK_REPLACE_H
 
 #include "coremap.h"
 

@@ -1,8 +1,8 @@
-/* Host unit test of the clock page-replacement sweep (kernel/mm/clock.c). */
+/* Host unit test of the clock page-replacement sweep (kernel/mm/clock_replace.c). */
 #include <stdlib.h>
 
 #include "check.h"
-#include "clock.h"
+#include "clock_replace.h"
 
 #define TEST_BASE_PFN 0x80000u
 #define TEST_NFRAMES  8u
@@ -265,5 +265,5 @@ int main(void)
     test_all_referenced();
     test_nothing_eligible();
     test_edges();
-    return check_summary("clock");
+    return check_summary("clock_replace");
 }
