@@ -12,7 +12,7 @@ Host unit tests need none of these. QEMU integration tests use:
              aclint=True)
              -> a started Machine (disk_size=None: no disk; initrd=None:
              build/initrd.cpio; blkdebug: error-injection rules for the
-             disk, see tools/faultline_qemu.py blkdebug_config;
+             disk, see tools/faultline/qemu.py blkdebug_config;
              disk_readonly: attach the disk read-only; aclint=False: no
              ACLINT SSWI, so IPIs go through SBI). Every machine it
              made is closed after the test, and on failure the report shows
@@ -34,7 +34,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 
-from faultline_qemu import Machine  # noqa: E402
+from faultline import Machine  # noqa: E402
 
 # Seconds from QEMU start to the first shell prompt; FL_TIMEOUT_SCALE scales it.
 BOOT_TIMEOUT = 120.0

@@ -2,7 +2,7 @@
 
     from qemu_helpers import Machine, MachineTimeout, halt, EXIT_PANIC
 
-Machine lives in tools/faultline_qemu.py (shared with tools/run.py); this
+Machine lives in tools/faultline/ (shared with tools/run.py); this
 module re-exports it so tests need not know where the tools are.
 """
 
@@ -15,7 +15,7 @@ TOOLS = Path(__file__).resolve().parent.parent / "tools"
 if str(TOOLS) not in sys.path:
     sys.path.insert(0, str(TOOLS))
 
-from faultline_qemu import (  # noqa: E402,F401  (re-exports)
+from faultline import (  # noqa: E402,F401  (re-exports)
     EXIT_BAD_PARAM,
     EXIT_CLEAN,
     EXIT_PANIC,

@@ -18,7 +18,7 @@ import time
 
 from ptyprocess import PtyProcess
 
-from faultline_qemu import timeout_scale
+from faultline import timeout_scale
 
 _ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\r")
 

@@ -25,7 +25,7 @@ import pexpect
 import pytest
 
 from qemu_helpers import timeout_scale, wait_for_log
-from faultline_qemu import GDB
+from faultline import GDB
 from test_gdb import GdbBatch
 from test_tools import read_newc
 

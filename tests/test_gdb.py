@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from faultline_qemu import GDB, Machine, gdb_command
+from faultline import GDB, Machine, gdb_command
 from qemu_helpers import timeout_scale
 from make_runner import make_runner_argv
 from terminal import Terminal

@@ -42,22 +42,25 @@ DTC = "dtc"
 
 # test program -> kernel sources it exercises
 PROGRAMS = {
-    "fdt": ["kernel/fdt.c", "kernel/fdt_board.c", "kernel/lib/kstrlcpy.c"],
+    "fdt": ["kernel/fdt/fdt.c", "kernel/fdt/fdt_board.c", "kernel/lib/kstrlcpy.c"],
     "param": ["kernel/param.c", "kernel/lib/kstrlcpy.c"],
     "elf": ["kernel/elf.c"],
     "initrd": ["kernel/initrd.c"],
     "coremap": ["kernel/mm/coremap.c"],
     "swapmap": ["kernel/mm/swapmap.c"],
-    "clock": ["kernel/mm/clock.c", "kernel/mm/coremap.c"],
+    "clock_replace": ["kernel/mm/clock_replace.c", "kernel/mm/coremap.c"],
     "kstrlcpy": ["kernel/lib/kstrlcpy.c"],
     # the formatter of user/nroff/, all but main.c (its only system calls)
     "nroff": ["user/nroff/fmt.c", "user/nroff/request.c", "user/nroff/man.c",
               "user/nroff/text.c", "user/nroff/line.c", "user/nroff/page.c",
               "user/nroff/out.c"],
 }
-# Include paths a test needs beyond the kernel's. User code is built
-# against tests/host/ulib_shim/ulib.h, the C library's stand-in for ulib.
+# Include paths a test needs beyond the kernel's: a subsystem's private
+# headers sit beside its sources (kernel/mm/). User code is built against
+# tests/host/ulib_shim/ulib.h, the C library's stand-in for ulib.
 EXTRA_CFLAGS = {
+    "swapmap": ["-Ikernel/mm"],
+    "clock_replace": ["-Ikernel/mm"],
     "nroff": ["-Itests/host/ulib_shim", "-Iuser/nroff"],
 }
 

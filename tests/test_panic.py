@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-from faultline_qemu import EXIT_PANIC  # noqa: E402
+from faultline import EXIT_PANIC  # noqa: E402
 from symbolize import symbolize_frames  # noqa: E402
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-import faultline_qemu as fq
+import faultline as fq
 import mkinitrd
 
 pytestmark = pytest.mark.host
@@ -349,11 +349,14 @@ def test_tools_helpers():
     assert fq.parse_size("4096") == 4096
     with pytest.raises(ValueError):
         fq.parse_size("lots")
-    assert fq._find_prompt("$ ") == 0
-    assert fq._find_prompt("out\n$ ") == 4
-    assert fq._find_prompt("a$ b\n") == -1
+    assert fq.find_prompt("$ ") == 0
+    assert fq.find_prompt("out\n$ ") == 4
+    assert fq.find_prompt("a$ b\n") == -1
     assert fq.parse_json_lines('x\nFL-JSON {"a": 1}\nFL-JSON {"b": [2]}\n') == \
         [{"a": 1}, {"b": [2]}]
+    # a record printed after the prompt moves to the start of its line
+    assert fq.json_lines_apart('$ FL-JSON {"a": 1}\nx FL-JSON y\n') == \
+        'FL-JSON {"a": 1}\nx FL-JSON y\n'
     assert fq.describe_exit(3) == "kernel panic"
     long_dir = Path("/tmp") / ("d" * 120)
     short = fq.short_socket_path(long_dir / "gdb.sock")

@@ -18,7 +18,7 @@ from typing import Iterable, Optional
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import faultline_qemu as fq  # noqa: E402
+import faultline as fq  # noqa: E402
 
 # ----- what lat prints --------------------------------------------------------
 
@@ -128,8 +128,7 @@ def parse_console(text: str, expected: Optional[Iterable[str]] = None, run: str 
     """
     benches, failed, meters_by_bench, other, errors = {}, {}, {}, [], []
     done, start = False, None
-    # A job's output may follow the shell prompt on the same line.
-    text = re.sub(r"(?m)^.*?(" + re.escape(fq.JSON_TAG) + r"\{)", r"\1", text.replace("\r", ""))
+    text = fq.json_lines_apart(text.replace("\r", ""))
     for number, line in enumerate(text.splitlines(), 1):
         if not line.startswith(fq.JSON_TAG):
             continue

@@ -38,7 +38,7 @@ from typing import Optional
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import docblocks  # noqa: E402
-import faultline_qemu as fq  # noqa: E402
+import faultline as fq  # noqa: E402
 
 MEM = "mem=8M"
 DISK_SIZE = "64M"
@@ -91,7 +91,7 @@ def parse_run(console: str) -> dict:
     "meters": {event: meter}}, each None/empty if missing. The meters are
     those of the last `lat meters` (the one after the hog run)."""
     hog, vmstat, meters = None, None, {}
-    for obj in fq.parse_json_lines(_json_lines(console)):
+    for obj in fq.parse_json_lines(fq.json_lines_apart(console)):
         if obj.get("bench") == "hog":
             hog = obj
         elif obj.get("vmstat") == "counters":
@@ -99,12 +99,6 @@ def parse_run(console: str) -> dict:
         elif "meters" in obj:
             meters = {m["event"]: m for m in obj["meters"] if wanted_meter(m.get("event", ""))}
     return {"hog": hog, "vmstat": vmstat, "meters": meters}
-
-
-def _json_lines(console: str) -> str:
-    """A job's output may follow the shell prompt on the same line: put every
-    FL-JSON record at the start of its own line."""
-    return re.sub(r"(?m)^.*?(FL-JSON \{)", r"\1", console)
 
 
 def wanted_meter(event: str) -> bool:

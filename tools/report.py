@@ -49,7 +49,7 @@ ROOT = TOOLS.parent
 sys.path.insert(0, str(TOOLS))
 
 import docblocks  # noqa: E402
-import faultline_qemu as fq  # noqa: E402
+import faultline as fq  # noqa: E402
 
 # The benchmarks, RUNS, parsing, the comparison and the Markdown live in
 # bench_results; report.NAME keeps working for every name there.
@@ -58,7 +58,7 @@ from bench_results import *  # noqa: E402,F401,F403
 # Boot: seconds to the first prompt and to each "hart N online" line; lat:
 # seconds for the whole run and without any console output. Generous, since
 # icount makes TCG slower and CI machines are shared; FL_TIMEOUT_SCALE
-# scales all of them (see faultline_qemu.timeout_scale).
+# scales all of them (see faultline.timeout_scale).
 BOOT_TIMEOUT = 180.0
 HART_TIMEOUT = 60.0
 LAT_TIMEOUT = 1800.0

@@ -24,8 +24,6 @@ another QEMU is using, or a kernel rebuilt under a running QEMU, exits 1.
 """
 
 import argparse
-import hashlib
-import json
 import os
 import shlex
 import signal
@@ -35,7 +33,8 @@ from pathlib import Path
 TOOLS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TOOLS))
 
-import faultline_qemu as fq  # noqa: E402
+import faultline as fq  # noqa: E402
+from faultline import gdb  # noqa: E402
 import knobs  # noqa: E402
 
 GDB_SCRIPT = TOOLS / "gdb" / "faultline-gdb.py"
@@ -102,62 +101,9 @@ def build_dir_of(args) -> Path:
     return Path(args.build_dir or Path(args.kernel).parent).absolute()
 
 
-# ----- GDB stub bookkeeping --------------------------------------------------
-# QEMU's stub listens on a Unix socket named after the user, inside the build
-# directory: no TCP port that another user (or CI job) could already hold.
-# gdb 13 takes the socket path directly: `target remote /path/to/sock`.
-# A small JSON file next to it records the target, QEMU's pid and a digest
-# of the kernel it booted, and then the pid of the GDB attached to it, so
-# that --attach-gdb finds the stub, refuses a kernel rebuilt since (its
-# symbols would not match what runs) and a second GDB (which would wait
-# forever for a stub that serves one), and a second qemu-gdb does not steal
-# a live socket.
-
-def gdb_socket_path(build_dir: Path) -> Path:
-    return fq.short_socket_path(build_dir / f"gdb-{os.getuid()}.sock")
-
-
-def gdb_state_path(build_dir: Path) -> Path:
-    return build_dir / f"gdb-{os.getuid()}.json"
-
-
-def read_gdb_state(build_dir: Path) -> dict:
-    try:
-        return json.loads(gdb_state_path(build_dir).read_text())
-    except (OSError, ValueError):
-        return {}
-
-
-def write_gdb_state(build_dir: Path, state: dict) -> None:
-    build_dir.mkdir(parents=True, exist_ok=True)
-    gdb_state_path(build_dir).write_text(json.dumps(state) + "\n")
-
-
-def pid_cmdline(pid) -> str:
-    try:
-        return Path(f"/proc/{int(pid)}/cmdline").read_bytes().replace(b"\0", b" ").decode(
-            errors="replace")
-    except (OSError, ValueError, TypeError):
-        return ""
-
-
-def pid_runs_qemu(pid: int, socket: str) -> bool:
-    """True if pid is a live QEMU serving `socket` (not a reused pid)."""
-    cmdline = pid_cmdline(pid)
-    return "qemu" in cmdline and socket in cmdline
-
-
-def pid_runs_gdb(pid) -> bool:
-    return "gdb" in pid_cmdline(pid).split(" ")[0]
-
-
-def live_stub(build_dir: Path) -> dict:
-    """The state of a QEMU with a GDB stub that runs for build_dir, or {}."""
-    state = read_gdb_state(build_dir)
-    if state.get("pid") and pid_runs_qemu(int(state["pid"]), str(state.get("target", ""))):
-        return state
-    return {}
-
+# ----- GDB stub ----------------------------------------------------------------
+# Which stub runs for a build directory is recorded by faultline.gdb; what
+# to say, and when to refuse, is decided here.
 
 def make_command(target: str, build_dir: Path) -> str:
     """The make command that runs `target` for build_dir."""
@@ -172,16 +118,8 @@ def how_to_attach(build_dir: Path) -> str:
     return make_command("gdb", build_dir)
 
 
-def file_digest(path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def refuse_live_stub(build_dir: Path) -> None:
-    state = live_stub(build_dir)
+    state = gdb.live_stub(build_dir)
     if state:
         say(f"a QEMU with a GDB stub already runs for {build_dir} (pid {state['pid']}); "
             f"attach to it with `{how_to_attach(build_dir)}`, or quit it first "
@@ -190,25 +128,25 @@ def refuse_live_stub(build_dir: Path) -> None:
 
 
 def claim_gdb_socket(build_dir: Path, kernel) -> Path:
-    sock = gdb_socket_path(build_dir)
+    sock = gdb.gdb_socket_path(build_dir)
     refuse_live_stub(build_dir)
     if sock.exists() or sock.is_symlink():
         sock.unlink()           # stale: its QEMU is gone
     # exec keeps our pid, so this pid is QEMU's from the exec on.
-    write_gdb_state(build_dir, {"target": str(sock), "transport": "unix", "pid": os.getpid(),
-                                "kernel": str(Path(kernel).absolute()),
-                                "kernel_sha256": file_digest(kernel)})
+    gdb.write_gdb_state(build_dir, {"target": str(sock), "transport": "unix",
+                                    "pid": os.getpid(), "kernel": str(Path(kernel).absolute()),
+                                    "kernel_sha256": gdb.file_digest(kernel)})
     return sock
 
 
 def attach_gdb(args) -> int:
     build_dir = build_dir_of(args)
-    state = live_stub(build_dir)
+    state = gdb.live_stub(build_dir)
     if not state:
         say(f"no QEMU with a GDB stub runs for {build_dir}; start one first with "
             f"`{make_command('qemu-gdb', build_dir)}` in another terminal")
-        for other in sorted(build_dir.parent.glob(f"*/gdb-{os.getuid()}.json")):
-            if other.parent != build_dir and live_stub(other.parent):
+        for other in sorted(build_dir.parent.glob(f"*/{gdb.gdb_state_path(build_dir).name}")):
+            if other.parent != build_dir and gdb.live_stub(other.parent):
                 say(f"(one runs for {other.parent}: attach with "
                     f"`{how_to_attach(other.parent)}`)")
         return EXIT_IN_USE
@@ -216,21 +154,21 @@ def attach_gdb(args) -> int:
         say(f"kernel {args.kernel} not found; it was there when QEMU started: "
             "quit QEMU and start `make qemu-gdb` again")
         return EXIT_IN_USE
-    if state.get("kernel_sha256") and file_digest(args.kernel) != state["kernel_sha256"]:
+    if state.get("kernel_sha256") and gdb.file_digest(args.kernel) != state["kernel_sha256"]:
         say(f"{args.kernel} changed after this QEMU (pid {state['pid']}) started it, so "
             "GDB would show symbols of a kernel that is not the one running; quit QEMU "
             "(Ctrl-A x) and start `make qemu-gdb` again")
         return EXIT_IN_USE
-    if state.get("gdb_pid") and pid_runs_gdb(state["gdb_pid"]):
+    if state.get("gdb_pid") and gdb.pid_runs_gdb(state["gdb_pid"]):
         say(f"a GDB (pid {state['gdb_pid']}) is already attached to this QEMU, and its stub "
             "serves one GDB at a time; use that one, or quit it first")
         return EXIT_IN_USE
-    cmd = fq.gdb_command(args.kernel, state["target"], script=GDB_SCRIPT)
+    cmd = gdb.gdb_command(args.kernel, state["target"], script=GDB_SCRIPT)
     if args.dry_run:
         print(shlex.join(cmd))
         return 0
     # exec keeps our pid: from here on it is GDB's.
-    write_gdb_state(build_dir, {**state, "gdb_pid": os.getpid()})
+    gdb.write_gdb_state(build_dir, {**state, "gdb_pid": os.getpid()})
     try:
         os.execvp(cmd[0], cmd)
     except FileNotFoundError:
@@ -292,7 +230,7 @@ def run_interactive(args) -> int:
     disk = disk_path(args, build_dir) if args.dry_run else prepare_disk(args, build_dir)
     sock = None
     if args.gdb:
-        sock = gdb_socket_path(build_dir) if args.dry_run else claim_gdb_socket(build_dir,
+        sock = gdb.gdb_socket_path(build_dir) if args.dry_run else claim_gdb_socket(build_dir,
                                                                                 args.kernel)
     cmd = fq.qemu_command(
         args.kernel, args.initrd, cpus=args.cpus, mem=args.mem, append=args.append,

@@ -1,7 +1,7 @@
 /*
  * The block device under the memory managers: QEMU's virtio-blk on
  * virtio-mmio (kernel/dev/virtio_blk.c). There is at most one; it holds no
- * file system, only page slots (kernel/mm/swap.c).
+ * file system, only page slots (kernel/mm/swapspace.c).
  *
  * Requests are asynchronous: a caller submits any number and then waits
  * for each, so several can be in flight on the device at once (the page

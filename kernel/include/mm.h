@@ -5,9 +5,9 @@
  * when a fault finds no free frame, and whether a process runs while part
  * of it is on the device.
  *
- *   mm=paging (kernel/mm/paging.c): BSD style. Page by page, global clock
+ *   mm=paging (kernel/mm/mm_paging.c): BSD style. Page by page, global clock
  *     replacement; the fault handler itself evicts (pc=inline).
- *   mm=swap (kernel/mm/swapper.c): V7 style. Whole processes go out and
+ *   mm=swap (kernel/mm/mm_swap.c): V7 style. Whole processes go out and
  *     come in; a swapper thread decides who.
  *
  * The fault dispatcher (fault.c) is common: it fills a page from its

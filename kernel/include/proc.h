@@ -93,7 +93,7 @@ struct proc {
     uint64_t child_utime, child_stime;   /* from reaped children */
     struct fl_sigaction sig_actions[NSIG];  /* under lock */
     uint64_t sig_pending;         /* under lock: directed at the process (kill) */
-    /* mm=swap (swapper.c). swapped: the image is (going) out, so the
+    /* mm=swap (kernel/mm/mm_swap.c). swapped: the image is (going) out, so the
      * scheduler passes the threads over; set by the swapper or the
      * process itself, read by the scheduler without a lock. */
     bool     swapped;

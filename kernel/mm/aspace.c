@@ -10,7 +10,7 @@
 #include "printk.h"
 #include "kstring.h"
 #include "mm.h"
-#include "swap.h"
+#include "swapspace.h"
 #include <faultline/errno.h>
 
 #define MAX_ASPACES (MAX_PROCS * 2)     /* exec holds the old and the new */

@@ -5,7 +5,7 @@
 #include "aspace.h"
 #include "frame.h"
 #include "mm.h"
-#include "swap.h"
+#include "swapspace.h"
 #include "kstring.h"
 #include <arch/arch.h>
 #include <faultline/errno.h>

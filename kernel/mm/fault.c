@@ -15,7 +15,7 @@
 #include "aspace.h"
 #include "frame.h"
 #include "mm.h"
-#include "swap.h"
+#include "swapspace.h"
 #include "vmstat.h"
 #include "meter.h"
 #include "kstring.h"

@@ -7,7 +7,7 @@
 #include "spinlock.h"
 #include "printk.h"
 #include "kstring.h"
-#include "clock.h"
+#include "clock_replace.h"
 #include <arch/arch.h>
 
 static struct coremap core;

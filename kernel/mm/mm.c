@@ -1,11 +1,12 @@
 /*
  * Choosing the memory manager at boot, and what both managers share:
  * getting a frame for a fault (making room when there is none) and
- * evicting one page.
+ * evicting one page. The managers themselves are mm_paging.c (mm=paging)
+ * and mm_swap.c (mm=swap).
  */
 #include "mm.h"
 #include "frame.h"
-#include "swap.h"
+#include "swapspace.h"
 #include "param.h"
 #include "vmstat.h"
 #include "meter.h"

@@ -1,6 +1,7 @@
 /*
- * The swap-slot allocator: a bitmap of page slots, contiguous extents
- * handed out first fit from a rotating hint.
+ * The swap-slot map: a bitmap of the swap space's page slots, contiguous
+ * extents handed out first fit from a rotating hint (the locking and the
+ * I/O are swapspace.c's).
  *
  * Layout invariant: bit i of word i / 64 is slot i, 1 = in use, and the
  * padding bits of the last word (slots >= nslots) are always 0. Keeping the

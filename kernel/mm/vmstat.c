@@ -5,7 +5,7 @@
 #include "vmstat.h"
 #include "mm.h"
 #include "frame.h"
-#include "swap.h"
+#include "swapspace.h"
 #include "usercopy.h"
 #include "kstring.h"
 #include <faultline/abi.h>

@@ -1,5 +1,5 @@
 /*
- * Host unit test of the device tree reader (kernel/fdt.c).
+ * Host unit test of the device tree reader (kernel/fdt/).
  *
  * usage: test_fdt DTB [EXPECTATION...]
  *

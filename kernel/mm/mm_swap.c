@@ -21,7 +21,7 @@
  */
 #include "mm.h"
 #include "frame.h"
-#include "swap.h"
+#include "swapspace.h"
 #include "proc.h"
 #include "ktime.h"
 #include "vmstat.h"

@@ -6,7 +6,7 @@
  * without pins are candidates, so kernel data, page tables, free and
  * reserved frames, and frames with I/O in flight are passed over without
  * asking the callback. Whether a candidate was referenced, and whether its
- * owner can be locked, is the callback's business (clock.h).
+ * owner can be locked, is the callback's business (clock_replace.h).
  *
  * Two full turns bound the sweep: a frame given a second chance on the
  * first turn has its bit clear when the hand comes round again, so if no
@@ -15,7 +15,7 @@
  *
  * Pure algorithm, compiled both into the kernel and into the host tests.
  */
-#include "clock.h"
+#include "clock_replace.h"
 
 /* Turns of the hand before giving up; see above for why two suffice. */
 #define CLOCK_MAX_TURNS 2u

@@ -7,10 +7,10 @@
  * Pure algorithm: how a reference bit is tested and cleared (hardware
  * accessed bit, or a simulated one) and whether a frame's owner can be
  * locked are the caller's, through the examine callback. Unit tested on
- * the host; kernel/mm/paging.c calls it under the frames lock.
+ * the host; kernel/mm/mm_paging.c calls it under the frames lock.
  */
-#ifndef FAULTLINE_CLOCK_H
-#define FAULTLINE_CLOCK_H
+#ifndef FAULTLINE_CLOCK_REPLACE_H
+#define FAULTLINE_CLOCK_REPLACE_H
 
 #include "coremap.h"
 

@@ -3,7 +3,7 @@
  * "swap" lock, and page-sized transfers. The device carries nothing else,
  * so every slot from 0 up is usable.
  */
-#include "swap.h"
+#include "swapspace.h"
 #include "config.h"
 #include "mmu.h"
 #include "spinlock.h"

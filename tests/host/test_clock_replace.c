@@ -1,8 +1,8 @@
-/* Host unit test of the clock page-replacement sweep (kernel/mm/clock.c). */
+/* Host unit test of the clock page-replacement sweep (kernel/mm/clock_replace.c). */
 #include <stdlib.h>
 
 #include "check.h"
-#include "clock.h"
+#include "clock_replace.h"
 
 #define TEST_BASE_PFN 0x80000u
 #define TEST_NFRAMES  8u
@@ -19,7 +19,7 @@ struct examiner {
     int      bad_pointer;                   /* f was not &records[index] */
 };
 
-/* A simulated reference bit in the frame flags, as paging.c may keep it:
+/* A simulated reference bit in the frame flags, as mm_paging.c may keep it:
  * referenced -> clear it and pass; busy -> pass; otherwise take. */
 static enum clock_verdict examine(struct frame *f, uint32_t index, void *ctx)
 {
@@ -265,5 +265,5 @@ int main(void)
     test_all_referenced();
     test_nothing_eligible();
     test_edges();
-    return check_summary("clock");
+    return check_summary("clock_replace");
 }

@@ -1,11 +1,12 @@
 /*
- * Page slots on the swap/paging device: a bitmap allocator of contiguous
- * extents. The swap manager asks for a whole process image in one extent
- * (as V7 did, so it moves in long sequential transfers); the paging
- * manager asks for single slots. First fit from a rotating hint.
+ * The swap-slot map: which page slots of the swap space are in use, a
+ * bitmap allocator of contiguous extents. The swap manager asks for a
+ * whole process image in one extent (as V7 did, so it moves in long
+ * sequential transfers); the paging manager asks for single slots. First
+ * fit from a rotating hint.
  *
  * Pure algorithm (no locks, no I/O) so it is unit tested on the host;
- * kernel/mm/swap.c wraps it with the "swap" lock and the block device.
+ * kernel/mm/swapspace.c wraps it with the "swap" lock and the block device.
  */
 #ifndef FAULTLINE_SWAPMAP_H
 #define FAULTLINE_SWAPMAP_H

@@ -17,7 +17,7 @@
  * an extra fault later; eviction itself shoots every TLB down.
  */
 #include "mm.h"
-#include "clock.h"
+#include "clock_replace.h"
 #include "frame.h"
 #include "param.h"
 #include "proc.h"

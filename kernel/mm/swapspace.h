@@ -1,10 +1,11 @@
 /*
- * Swap space: page slots on the block device (kernel/mm/swap.c), shared by
- * both memory managers. Slot n is the page at byte n * PAGE_SIZE of the
+ * Swap space: page slots on the block device (kernel/mm/swapspace.c),
+ * shared by both memory managers; which slots are in use is the slot map's
+ * business (swapmap.h). Slot n is the page at byte n * PAGE_SIZE of the
  * device. The "swap" spinlock guards the slot map; I/O runs unlocked.
  */
-#ifndef FAULTLINE_SWAP_H
-#define FAULTLINE_SWAP_H
+#ifndef FAULTLINE_SWAPSPACE_H
+#define FAULTLINE_SWAPSPACE_H
 
 #include "types.h"
 #include "swapmap.h"
