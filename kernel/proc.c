@@ -51,7 +51,7 @@ struct proc *proc_alloc(void)
         p->child_utime = p->child_stime = 0;
         memset(p->sig_actions, 0, sizeof p->sig_actions);
         p->sig_pending = 0;
-        p->swapped = p->swapped_out = p->swap_lent = p->swap_failed = false;
+        p->swapped = p->swapped_out = p->swap_failed = false;
         p->swap_exempt = NULL;
         p->swap_need = 0;
         p->swap_stamp = p->last_ran = arch_read_time();

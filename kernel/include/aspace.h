@@ -114,20 +114,46 @@ uint64_t aspace_pages(const struct aspace *as);
 /* Whether as may be promised n more pages (its process's size bound). */
 bool aspace_may_grow(const struct aspace *as, uint64_t n);
 
-/* Probe points of a fault, in cycles (meters); 0 = not reached. */
+/* Probe points of a fault, in cycles (meters); 0 = not reached. The
+ * caller keeps one record across the retries of one fault. */
 struct fault_probe {
     uint64_t frame_at;     /* a frame was obtained */
     uint64_t zeroed_at;    /* it was filled (zeroed, or read from its slot) */
     uint64_t mapped_at;    /* the mapping was installed */
     uint64_t off_at_entry; /* the thread's offcpu_cycles at fault entry: had
                               it grown, the fault left the hart (trap.c) */
+    uint32_t retries;      /* times vm_fault said FAULT_RETRY so far */
+    uint32_t room_waits;   /* of those, waits for the manager to make room */
 };
 
-/* The fault dispatcher: 0 if the page is now present, -EFAULT if the
- * access is not allowed there, -ENOMEM if no frame could be had.
- * probe may be NULL. */
-int vm_fault(struct aspace *as, vaddr_t va, enum access access, struct fault_probe *probe);
-/* Same, for callers that already hold as->lock. */
-int vm_fault_locked(struct aspace *as, vaddr_t va, enum access access, struct fault_probe *probe);
+/*
+ * What vm_fault decided. The trap code acts on it; vm_fault itself never
+ * signals or kills, and never sleeps for another thread while it holds
+ * the space's lock: what it must wait for (the page in transit to or from
+ * the device, the manager making room) it waits for after letting go of
+ * the lock, and then says FAULT_RETRY.
+ */
+enum fault_resolution {
+    FAULT_MAPPED,    /* the page is present with the access allowed: resume */
+    FAULT_RETRY,     /* something was waited for, the lock let go meanwhile:
+                        run vm_fault again (the entry may have changed) */
+    FAULT_SIGNAL,    /* the access is an error: post outcome.sig, which a
+                        handler may catch */
+    FAULT_KILL,      /* the process cannot go on (no memory, no swap): end
+                        it with outcome.sig, outcome.why in the kill line */
+    FAULT_FORWARD,   /* reserved for user-level fault handlers: the fault
+                        goes to a handler thread. Not produced yet. */
+};
+
+struct fault_outcome {
+    int sig;             /* FAULT_SIGNAL, FAULT_KILL */
+    const char *why;     /* for the kill line; NULL: the trap's own name */
+};
+
+/* The fault dispatcher. probe is the caller's record of this fault
+ * (zeroed before its first try); out is filled for FAULT_SIGNAL and
+ * FAULT_KILL. */
+enum fault_resolution vm_fault(struct aspace *as, vaddr_t va, enum access access,
+                               struct fault_probe *probe, struct fault_outcome *out);
 
 #endif

@@ -29,10 +29,17 @@ struct mm_ops {
     bool demand_image;
     /* From the boot thread: kernel threads the manager needs. */
     void (*start)(void);
-    /* A fault in `as` (its lock held) found no free frame: make one free.
-     * 0 (try again), -ENOMEM (nothing can be freed), -ENOSPC (the swap
+    /* A fault in `as` (its lock held) found no free frame: make one free
+     * without waiting for anyone. 0 (try again), -EAGAIN (none can be
+     * had without waiting: the caller lets go of as->lock and calls
+     * wait_room), -ENOMEM (nothing can be freed), -ENOSPC (the swap
      * device is full), -EIO (writing a page out failed). */
     int  (*make_room)(struct aspace *as);
+    /* After make_room said -EAGAIN, with as->lock no longer held (or held
+     * on a space no one else can reach yet: exec's new image): waits until
+     * room may have been made. waits: how many times this fault already
+     * waited. 0 (retry the fault) or -ENOMEM (give up). */
+    int  (*wait_room)(struct aspace *as, uint32_t waits);
     /* vmctl(FL_VMCTL_SWAPOUT): the caller's process out and back in.
      * NULL where the manager does not move whole processes. */
     int  (*swap_out_self)(void);
@@ -50,20 +57,23 @@ void mm_start(void);
 const char *mm_name(void);
 static inline bool mm_pages_on_demand(void) { return mm->demand_image; }
 
-/* A user frame for page va of as (lock held), making room if needed
- * (*made_room then true: the caller's view of as may be stale). 0 and
- * *err = -errno when none could be had. */
-paddr_t mm_alloc_frame_slow(struct aspace *as, vaddr_t va, int *err, bool *made_room);
-static inline paddr_t mm_alloc_frame(struct aspace *as, vaddr_t va, int *err, bool *made_room)
+/* A user frame for page va of as (lock held), making room if it can be
+ * made without waiting. 0 and *err = -errno when none could be had
+ * (-EAGAIN: see mm_ops.make_room). */
+paddr_t mm_alloc_frame_slow(struct aspace *as, vaddr_t va, int *err);
+static inline paddr_t mm_alloc_frame(struct aspace *as, vaddr_t va, int *err)
 {
     /* Inline: the fault path's common case is a free frame at hand. */
     paddr_t pa = frame_alloc_user(as, va >> PAGE_SHIFT);
-    if (pa) {
-        *made_room = false;
+    if (pa)
         return pa;
-    }
-    return mm_alloc_frame_slow(as, va, err, made_room);
+    return mm_alloc_frame_slow(as, va, err);
 }
+
+/* Same, waiting for room when it must, with as->lock (and whatever else
+ * the caller holds) kept: only for a space no one else can reach yet
+ * (exec's new image, fork's child). Never -EAGAIN. */
+paddr_t mm_alloc_frame_wait(struct aspace *as, vaddr_t va, int *err);
 
 /* Evicts the page in leaf of as (its lock held, which keeps the page where
  * it is) to swap or, if it is clean, drops it and frees the frame. Shared

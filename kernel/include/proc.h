@@ -102,8 +102,6 @@ struct proc {
                                      still run while it waits for its siblings */
     uint32_t swap_need;           /* frames it needs to come back in */
     bool     swap_failed;         /* the swapper let it go without bringing it in */
-    bool     swap_lent;           /* it went out in a fault, holding its space's
-                                     lock: the swapper uses it on its behalf */
     uint64_t swap_stamp;          /* arch time it last went out or came in */
     uint64_t last_ran;            /* arch time one of its threads last got a hart */
     char     name[FL_NAME_MAX];

@@ -65,7 +65,6 @@ static void copy_leaf(vaddr_t va, void *leaf, void *arg)
         return;
     }
     int err;
-    bool made_room;
     paddr_t copy = frame_alloc_user(cc->dst, va >> PAGE_SHIFT);
     if (!copy && !mm_pages_on_demand()) {
         /* mm=swap with memory full: the child's copy of this page goes
@@ -75,7 +74,7 @@ static void copy_leaf(vaddr_t va, void *leaf, void *arg)
         return;
     }
     if (!copy)
-        copy = mm_alloc_frame(cc->dst, va, &err, &made_room);
+        copy = mm_alloc_frame_wait(cc->dst, va, &err);
     if (!copy) {
         cc->rc = err;
         return;

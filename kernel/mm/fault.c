@@ -20,6 +20,7 @@
 #include "meter.h"
 #include "kstring.h"
 #include <faultline/errno.h>
+#include <faultline/abi.h>
 
 static bool prot_allows(unsigned prot, enum access a)
 {
@@ -55,20 +56,11 @@ static int bring_in(struct aspace *as, struct region *r, vaddr_t page, void *lea
     bool pagein = li->state == LEAF_SWAPPED;
     uint64_t off = 0, start = pagein ? meter_split_start(&off) : 0;
     int err;
-    bool made_room;
-    paddr_t pa = mm_alloc_frame(as, page, &err, &made_room);
+    /* Making room never waits here, so nothing can change this entry
+     * meanwhile: the lock is held throughout. */
+    paddr_t pa = mm_alloc_frame(as, page, &err);
     if (!pa)
         return err;
-    /* Making room may have sent this very process out and back (mm=swap),
-     * which changes entries: look again. */
-    if (made_room && mmu_leaf_read(leaf, NULL) != li->state) {
-        if (mmu_leaf_read(leaf, li) == LEAF_PRESENT || li->state == LEAF_HIDDEN) {
-            if (li->state == LEAF_HIDDEN)
-                mmu_leaf_reveal(leaf);
-            frame_free(pa);
-            return 0;
-        }
-    }
     if (probe)
         probe->frame_at = meter_now();
     bool dirty = false;
@@ -105,7 +97,9 @@ static int bring_in(struct aspace *as, struct region *r, vaddr_t page, void *lea
     return 0;
 }
 
-int vm_fault_locked(struct aspace *as, vaddr_t va, enum access access, struct fault_probe *probe)
+/* Under as->lock: 0 (present), or -errno for fault_resolve. */
+static int fault_locked(struct aspace *as, vaddr_t va, enum access access,
+                        struct fault_probe *probe)
 {
     vaddr_t page = ALIGN_DOWN(va, PAGE_SIZE);
     struct region *r = aspace_find_region(as, page);
@@ -140,13 +134,52 @@ int vm_fault_locked(struct aspace *as, vaddr_t va, enum access access, struct fa
     return bring_in(as, r, page, leaf, &li, probe);
 }
 
-int vm_fault(struct aspace *as, vaddr_t va, enum access access, struct fault_probe *probe)
+/* A fault that did not map its page, as->lock already let go: waits for
+ * what has to be waited for, and says what the trap code is to do. Out of
+ * line: the common fault maps its page. */
+static __attribute__((noinline)) enum fault_resolution
+fault_resolve(struct aspace *as, int rc, struct fault_probe *probe, struct fault_outcome *out)
 {
-    vm_count(VM_FAULTS);
+    switch (rc) {
+    case -EAGAIN:
+        /* No frame without waiting for someone (a process in its own
+         * fault, the swapper): wait now the lock is free, then retry. */
+        rc = mm->wait_room(as, probe->room_waits++);
+        if (rc == 0) {
+            probe->retries++;
+            return FAULT_RETRY;
+        }
+        break;
+    case -EFAULT:
+        out->sig = SIGSEGV;
+        out->why = NULL;
+        return FAULT_SIGNAL;
+    case -EIO:
+        /* The page's only copy could not be read: a bus error, which a
+         * handler may catch like any other. */
+        out->sig = SIGBUS;
+        out->why = "I/O error on the paging device";
+        return FAULT_SIGNAL;
+    }
+    /* Want of memory or swap ends the process, with the reason. */
+    vm_count(VM_OOM_KILLS);
+    out->sig = SIGKILL;
+    out->why = rc == -ENOSPC ? "out of swap space" : "out of memory";
+    return FAULT_KILL;
+}
+
+enum fault_resolution vm_fault(struct aspace *as, vaddr_t va, enum access access,
+                               struct fault_probe *probe, struct fault_outcome *out)
+{
+    /* One fault, however many times it is retried. */
+    if (!probe->retries)
+        vm_count(VM_FAULTS);
     sleeplock_acquire(&as->lock);
-    int rc = vm_fault_locked(as, va, access, probe);
+    int rc = fault_locked(as, va, access, probe);
     sleeplock_release(&as->lock);
-    return rc;
+    if (rc == 0)
+        return FAULT_MAPPED;
+    return fault_resolve(as, rc, probe, out);
 }
 
 int aspace_make_present(struct aspace *as, vaddr_t va, paddr_t *pa)
@@ -163,7 +196,12 @@ int aspace_make_present(struct aspace *as, vaddr_t va, paddr_t *pa)
     if (st == LEAF_HIDDEN) {
         mmu_leaf_reveal(leaf);
     } else if (st != LEAF_PRESENT) {
-        int rc = bring_in(as, r, page, leaf, &li, NULL);
+        /* exec's new image: no one else can reach it yet, so waiting for
+         * room with its lock held keeps no one out. */
+        int rc;
+        for (uint32_t waits = 0; (rc = bring_in(as, r, page, leaf, &li, NULL)) == -EAGAIN;)
+            if ((rc = mm->wait_room(as, waits++)) != 0)
+                return rc;
         if (rc)
             return rc;
         mmu_leaf_read(leaf, &li);

@@ -33,19 +33,28 @@ void mm_start(void)
 
 const char *mm_name(void) { return mm->name; }
 
-paddr_t mm_alloc_frame_slow(struct aspace *as, vaddr_t va, int *err, bool *made_room)
+paddr_t mm_alloc_frame_slow(struct aspace *as, vaddr_t va, int *err)
 {
-    *made_room = false;
     for (;;) {
         paddr_t pa = frame_alloc_user(as, va >> PAGE_SHIFT);
         if (pa)
             return pa;
         int rc = mm->make_room(as);
-        *made_room = true;
         if (rc) {
             *err = rc;
             return 0;
         }
+    }
+}
+
+paddr_t mm_alloc_frame_wait(struct aspace *as, vaddr_t va, int *err)
+{
+    for (uint32_t waits = 0;; waits++) {
+        paddr_t pa = mm_alloc_frame(as, va, err);
+        if (pa || *err != -EAGAIN)
+            return pa;
+        if ((*err = mm->wait_room(as, waits)) != 0)
+            return 0;
     }
 }
 

@@ -86,7 +86,6 @@ static int paging_make_room(struct aspace *self)
 {
     (void)self;
     int rc = -ENOMEM;
-    int waits = 0;
     for (int tries = 0; tries < RECLAIM_TRIES; tries++) {
         struct examine_ctx ctx = { false, 0 };
         void *owner;
@@ -94,14 +93,8 @@ static int paging_make_room(struct aspace *self)
         uint64_t scanned = hand.scanned;
         paddr_t pa = frame_choose_victim(&hand, examine, &ctx, &owner, &vpn);
         vm_count_n(VM_CLOCK_SCANS, hand.scanned - scanned);
-        if (!pa && ctx.busy && waits++ < RECLAIM_BUSY_WAITS) {
-            /* Every page that could go belongs to a process in the middle
-             * of its own fault (often waiting on the device): let them
-             * finish rather than call memory exhausted. */
-            tries--;
-            yield();
-            continue;
-        }
+        if (!pa && ctx.busy)
+            return -EAGAIN;   /* the rest belong to spaces in use: wait_room */
         if (!pa)
             return -ENOMEM;
         struct aspace *as = owner;
@@ -119,8 +112,21 @@ static int paging_make_room(struct aspace *self)
     return rc;
 }
 
+/* Every page that could go belongs to a process in the middle of its own
+ * fault (often waiting on the device): let them finish rather than call
+ * memory exhausted, but not for ever. */
+static int paging_wait_room(struct aspace *as, uint32_t waits)
+{
+    (void)as;
+    if (waits >= RECLAIM_BUSY_WAITS)
+        return -ENOMEM;
+    yield();
+    return 0;
+}
+
 const struct mm_ops paging_ops = {
     .name = "paging",
     .demand_image = true,
     .make_room = paging_make_room,
+    .wait_room = paging_wait_room,
 };

@@ -3,9 +3,10 @@
  * is either wholly in memory or wholly on the swap device; only a process
  * in memory runs (the scheduler passes over proc->swapped).
  *
- *  - A fault that finds no free frame swaps its own process out, asking
- *    for one frame more than it has (V7's expand: xswap of a growing
- *    process), and waits to be brought back in.
+ *  - A fault that finds no free frame lets go of its space's lock, swaps
+ *    its own process out, asking for one frame more than it has (V7's
+ *    expand: xswap of a growing process), waits to be brought back in
+ *    and retries (FAULT_RETRY).
  *  - The swapper thread (V7's sched, process 0) brings in the runnable
  *    process that has been out longest, once it has been out long enough;
  *    if memory is short it first swaps out a victim: a blocked process
@@ -190,17 +191,30 @@ static void set_swapped(struct proc *p, bool v)
 }
 
 /*
- * The faulting process makes room by going out itself. Usually the fault
- * is in its own image, whose lock the fault holds: the lock is then lent
- * to the swapper for the swap-in (p->swap_lent), as this thread does
- * nothing with the space until it is back. A fault in a space being built
- * for exec (as is not yet p->as) sends out the current image instead.
+ * The faulting process makes room by going out itself, then waits off
+ * every hart to be brought back in. It holds no space lock while it waits
+ * (the fault let go of its own first, see mm_ops.wait_room), so the
+ * swapper takes the lock of the space it brings in like anyone else. The
+ * one lock such a thread may hold is that of exec's new image, which is
+ * not yet p->as: the current image is what goes out then.
  */
-static int go_out_and_wait(struct proc *p, struct aspace *img, uint32_t need)
+static void wait_until_in(struct proc *p)
 {
-    bool held = sleeplock_held_by_me(&img->lock);
-    if (!held)
-        sleeplock_acquire(&img->lock);
+    while (__atomic_load_n(&p->swapped, __ATOMIC_ACQUIRE))
+        yield();
+}
+
+static int go_out_and_wait(struct proc *p, struct aspace *img, uint32_t need, bool for_room)
+{
+    sleeplock_acquire(&img->lock);
+    if (for_room && (__atomic_load_n(&p->swapped, __ATOMIC_ACQUIRE) || usable_frames())) {
+        /* Between the fault letting go of the lock and now, a sibling
+         * thread sent the process out (wait for it with the sibling), or
+         * room appeared: nothing to do but retry. */
+        sleeplock_release(&img->lock);
+        wait_until_in(p);
+        return 0;
+    }
     __atomic_store_n(&p->swap_exempt, current_thread(), __ATOMIC_RELEASE);
     set_swapped(p, true);
     while (!off_every_hart(p))
@@ -208,23 +222,17 @@ static int go_out_and_wait(struct proc *p, struct aspace *img, uint32_t need)
     /* Before the image is marked out: from then on the swapper may act.
      * swap_failed answers for this wait only: the swapper may have given
      * up on the process once before, when it was out as a victim. */
-    p->swap_lent = held;
     p->swap_failed = false;
     int rc = swap_out_locked(p, img, need);
-    if (rc) {
-        p->swap_lent = false;
+    if (rc)
         set_swapped(p, false);
-    }
-    if (!held)
-        sleeplock_release(&img->lock);
+    sleeplock_release(&img->lock);
     /* Until here this thread had to run (it sleeps on the device and
      * for TLB shootdowns); now it waits off every hart to be brought in. */
     __atomic_store_n(&p->swap_exempt, NULL, __ATOMIC_RELEASE);
     if (rc)
         return rc;
-    while (__atomic_load_n(&p->swapped, __ATOMIC_ACQUIRE))
-        yield();
-    p->swap_lent = false;
+    wait_until_in(p);
     if (p->swap_failed) {
         /* Let go without coming in: it no longer fits (see swapper). */
         p->swap_failed = false;
@@ -233,6 +241,9 @@ static int go_out_and_wait(struct proc *p, struct aspace *img, uint32_t need)
     return 0;
 }
 
+/* Whether the faulting process could ever come back in one frame larger:
+ * if so, the room is made by going out (wait_room), which must not be
+ * done with the space's lock held. */
 static int swap_make_room(struct aspace *as)
 {
     struct proc *p = current_proc();
@@ -242,7 +253,18 @@ static int swap_make_room(struct aspace *as)
         return -ENOMEM;
     if (need > capacity_frames())
         return -ENOMEM;               /* it could never come back in */
-    return go_out_and_wait(p, img, need);
+    return -EAGAIN;
+}
+
+/* V7's expand: out with one frame more than it has, back in when the
+ * swapper finds it room. waits does not bound it: the swapper gives up
+ * on a process that can no longer fit (swap_failed). */
+static int swap_wait_room(struct aspace *as, uint32_t waits)
+{
+    (void)as;
+    (void)waits;
+    struct proc *p = current_proc();
+    return go_out_and_wait(p, p->as, (uint32_t)p->as->resident + 1, true);
 }
 
 /* Room for a whole process with every other one out: the swapper brings
@@ -256,7 +278,7 @@ static uint64_t swap_process_pages_max(void)
 static int swap_out_self(void)
 {
     struct proc *p = current_proc();
-    return go_out_and_wait(p, p->as, (uint32_t)p->as->resident);
+    return go_out_and_wait(p, p->as, (uint32_t)p->as->resident, false);
 }
 
 struct in_ctx {
@@ -311,14 +333,11 @@ static void swap_in(struct proc *p)
 {
     uint64_t off, start = meter_split_start(&off);
     struct aspace *as = p->as;
-    bool lent = p->swap_lent;
-    if (!lent)
-        sleeplock_acquire(&as->lock);
+    sleeplock_acquire(&as->lock);
     struct in_ctx c = { .as = as };
     mmu_for_each_user_leaf(as->root, in_leaf, &c);
     flush_in(&c);
-    if (!lent)
-        sleeplock_release(&as->lock);
+    sleeplock_release(&as->lock);
     p->swap_stamp = arch_read_time();
     p->swapped_out = false;
     set_swapped(p, false);
@@ -464,6 +483,7 @@ const struct mm_ops swap_ops = {
     .demand_image = false,
     .start = swap_start_threads,
     .make_room = swap_make_room,
+    .wait_room = swap_wait_room,
     .swap_out_self = swap_out_self,
     .process_pages_max = swap_process_pages_max,
 };

@@ -147,46 +147,51 @@ static void meter_fault(const struct trapframe *tf, const struct fault_probe *fp
     meter_record(FL_METER_FAULT_FRAME_TO_MAP, fp->zeroed_at, fp->mapped_at);
 }
 
-/* A fault the memory manager could not satisfy for want of memory or swap
- * ends the process, with the reason in the kill line. */
-static bool fault_kills(int rc, uint64_t pc, uint64_t stval)
+/* Runs the fault dispatcher until it stops asking for a retry (each
+ * retry waited for something with the space's lock let go), or until the
+ * process is being killed, which the way out then carries out. */
+static enum fault_resolution fault_until_settled(struct proc *p, uint64_t va, enum access a,
+                                                 struct fault_probe *fp,
+                                                 struct fault_outcome *out)
 {
-    const char *why = rc == -ENOMEM ? "out of memory" :
-                      rc == -ENOSPC ? "out of swap space" : NULL;
-    if (!why)
-        return false;
-    vm_count(VM_OOM_KILLS);
-    proc_user_fault(why, pc, stval, SIGKILL);
-    return true;
+    enum fault_resolution res;
+    do
+        res = vm_fault(p->as, va, a, fp, out);
+    while (res == FAULT_RETRY && !proc_killed(p));
+    return res;
 }
 
 static void user_exception(struct trapframe *tf, uint64_t code, uint64_t stval,
                            struct fault_probe *fp)
 {
     enum access a;
+    const char *why = NULL;
+    int sig = exception_signal(code);
     if (page_fault_access(code, &a)) {
         fp->off_at_entry = container_of(tf, struct thread, tf)->offcpu_cycles;
         arch_intr_on();
-        int rc = vm_fault(current_proc()->as, stval, a, fp);
+        struct fault_outcome out;
+        enum fault_resolution res = fault_until_settled(current_proc(), stval, a, fp, &out);
         arch_intr_off();
-        if (rc == 0) {
+        switch (res) {
+        case FAULT_MAPPED:
             meter_fault(tf, fp);
             return;
-        }
-        if (fault_kills(rc, tf->sepc, stval))
+        case FAULT_RETRY:
+            return;            /* being killed: user_return_prepare ends it */
+        case FAULT_KILL:
+            proc_user_fault(out.why, tf->sepc, stval, out.sig);
             return;
-        if (rc == -EIO) {
-            /* The page's only copy could not be read: a bus error, which
-             * a handler may catch like any other. */
-            if (!signal_catch_fault(SIGBUS, stval))
-                proc_user_fault("I/O error on the paging device", tf->sepc, stval, SIGBUS);
-            return;
+        case FAULT_SIGNAL:
+        case FAULT_FORWARD:    /* no fault handlers yet: as a signal */
+            sig = out.sig;
+            why = out.why;
+            break;
         }
     }
     /* A handler for the fault's signal takes it instead of the kill. */
-    int sig = exception_signal(code);
     if (!signal_catch_fault(sig, stval))
-        proc_user_fault(exception_name(code), tf->sepc, stval, sig);
+        proc_user_fault(why ? why : exception_name(code), tf->sepc, stval, sig);
 }
 
 _Static_assert(offsetof(struct thread, tf) == 0, "trap.S: sscratch points at the thread");
@@ -260,10 +265,14 @@ void kernel_trap(struct kframe *kf)
         /* A copy to or from user memory touched a missing page. */
         if (kf->sstatus & SSTATUS_SPIE)
             arch_intr_on();
-        int rc = vm_fault(p->as, stval, a, NULL);
+        struct fault_probe fp = { 0 };
+        struct fault_outcome out;
+        enum fault_resolution res = fault_until_settled(p, stval, a, &fp, &out);
         arch_intr_off();
-        fault_kills(rc, kf->sepc, stval);
-        if (rc)
+        if (res == FAULT_KILL)
+            proc_user_fault(out.why, kf->sepc, stval, out.sig);
+        /* Anything but a mapped page fails the copy with -EFAULT. */
+        if (res != FAULT_MAPPED)
             kf->sepc = usercopy_fixup_pc();
         return;
     }
