@@ -86,7 +86,7 @@ static int load_segments(struct aspace *as, const struct image_src *src,
              * room for a space that is not the process's yet would swap out
              * the image it is about to drop. Pages not loaded come on demand. */
             uint64_t pages = (end - start) >> PAGE_SHIFT;
-            bool load = !mm_pages_on_demand() && frames_free_count() > USER_FRAME_RESERVE + pages;
+            bool load = mm->load_image_at_exec && frames_free_count() > USER_FRAME_RESERVE + pages;
             for (vaddr_t va = start; va < end && !rc && load; va += PAGE_SIZE)
                 rc = aspace_make_present(as, va, NULL);
         }

@@ -68,6 +68,9 @@ static void text_put_u64(struct text *t, uint64_t v)
 struct param_choice {
     const char *name;
     int value;
+    /* Non-NULL: the choice means something only under mm=paging, and this
+     * says why (the boot refuses it with mm=swap). */
+    const char *paging_only;
 };
 
 struct param_spec;
@@ -105,31 +108,35 @@ static void set_refbits(struct boot_params *p, int v) { p->refbits = (enum refbi
 static int  get_refbits(const struct boot_params *p)  { return (int)p->refbits; }
 
 static const struct param_choice mm_choices[] = {
-    { "swap", MM_SWAP }, { "paging", MM_PAGING },
+    { "swap", MM_SWAP, NULL }, { "paging", MM_PAGING, NULL },
 };
 /* pc=daemon (the multi-process page daemon) joins this list when it is
- * built; until then asking for it stops the boot like any unknown value. */
+ * built, marked paging-only (mm=swap has no page control to choose);
+ * until then asking for it stops the boot, saying so (apply_pc). */
 static const struct param_choice pc_choices[] = {
-    { "inline", PC_INLINE },
+    { "inline", PC_INLINE, NULL },
 };
+/* The default of a key needing mm=paging is harmless elsewhere: nothing
+ * reads it. Only a value that asks for something is refused. */
+#define SWAP_HAS_NO_CLOCK "mm=swap moves whole processes and runs no replacement clock"
 static const struct param_choice refbits_choices[] = {
-    { "hw", REFBITS_HW }, { "sw", REFBITS_SW },
+    { "hw", REFBITS_HW, NULL }, { "sw", REFBITS_SW, SWAP_HAS_NO_CLOCK },
 };
 static void set_selftest(struct boot_params *p, int v) { p->selftest = (enum selftest_kind)v; }
 static int  get_selftest(const struct boot_params *p)  { return (int)p->selftest; }
 static void set_meters(struct boot_params *p, int v) { p->meters = (enum meters_kind)v; }
 static int  get_meters(const struct boot_params *p)  { return (int)p->meters; }
 static const struct param_choice meters_choices[] = {
-    { "on", METERS_ON }, { "off", METERS_OFF },
+    { "on", METERS_ON, NULL }, { "off", METERS_OFF, NULL },
 };
 static void set_lightsys(struct boot_params *p, int v) { p->lightsys = (enum lightsys_kind)v; }
 static int  get_lightsys(const struct boot_params *p)  { return (int)p->lightsys; }
 static const struct param_choice lightsys_choices[] = {
-    { "on", LIGHTSYS_ON }, { "off", LIGHTSYS_OFF },
+    { "on", LIGHTSYS_ON, NULL }, { "off", LIGHTSYS_OFF, NULL },
 };
 static const struct param_choice selftest_choices[] = {
-    { "none", SELFTEST_NONE }, { "panic", SELFTEST_PANIC }, { "kfault", SELFTEST_KFAULT },
-    { "blk", SELFTEST_BLK },
+    { "none", SELFTEST_NONE, NULL }, { "panic", SELFTEST_PANIC, NULL }, { "kfault", SELFTEST_KFAULT, NULL },
+    { "blk", SELFTEST_BLK, NULL },
 };
 
 /* --- choice keys --- */
@@ -152,6 +159,17 @@ static int apply_choice(const struct param_spec *spec, struct boot_params *p,
         }
     }
     return -1;
+}
+
+/* pc= is a choice key that knows the value it will have next. */
+static int apply_pc(const struct param_spec *spec, struct boot_params *p,
+                    const char *value, size_t len, bool has_value, const char **why)
+{
+    if (has_value && token_is(value, len, "daemon")) {
+        *why = "the page daemon is not built yet";
+        return -1;
+    }
+    return apply_choice(spec, p, value, len, has_value, why);
 }
 
 static void valid_choice(const struct param_spec *spec, struct text *t)
@@ -304,7 +322,8 @@ static void show_quiet(const struct param_spec *spec, const struct boot_params *
 
 static const struct param_spec param_table[] = {
     CHOICE_KEY("mm", mm_choices, set_mm, get_mm),
-    CHOICE_KEY("pc", pc_choices, set_pc, get_pc),
+    { "pc", apply_pc, valid_choice, show_choice, pc_choices, ARRAY_SIZE(pc_choices),
+      set_pc, get_pc },
     CHOICE_KEY("refbits", refbits_choices, set_refbits, get_refbits),
     CUSTOM_KEY("mem", mem),
     CUSTOM_KEY("init", init),
@@ -399,6 +418,53 @@ static int apply_token(const char *tok, size_t len, struct boot_params *out, str
     return 0;
 }
 
+/* The choice a key has now, or NULL (not a choice key). */
+static const struct param_choice *current_choice(const struct param_spec *spec,
+                                                 const struct boot_params *p)
+{
+    if (!spec->get_choice)
+        return NULL;
+    int v = spec->get_choice(p);
+    for (size_t i = 0; i < spec->nchoices; i++)
+        if (spec->choices[i].value == v)
+            return &spec->choices[i];
+    return NULL;
+}
+
+/* Keys checked against each other once all are read, so that the order
+ * on the command line does not matter: a value that only mm=paging gives
+ * a meaning is refused with any other manager rather than ignored. */
+static int check_across_keys(const struct boot_params *p, struct text *err)
+{
+    if (p->mm == MM_PAGING)
+        return 0;
+    for (size_t i = 0; i < ARRAY_SIZE(param_table); i++) {
+        const struct param_spec *spec = &param_table[i];
+        const struct param_choice *c = current_choice(spec, p);
+        if (!c || !c->paging_only)
+            continue;
+        text_put(err, spec->key);
+        text_put(err, "=");
+        text_put(err, c->name);
+        text_put(err, " needs mm=paging: ");
+        text_put(err, c->paging_only);
+        text_put(err, "; valid with mm=swap: ");
+        bool first = true;
+        for (size_t j = 0; j < spec->nchoices; j++) {
+            if (spec->choices[j].paging_only)
+                continue;
+            if (!first)
+                text_put(err, ", ");
+            text_put(err, spec->key);
+            text_put(err, "=");
+            text_put(err, spec->choices[j].name);
+            first = false;
+        }
+        return -1;
+    }
+    return 0;
+}
+
 int params_parse(const char *cmdline, struct boot_params *out, char *err, size_t errlen)
 {
     struct text msg = text_start(err, errlen);
@@ -409,7 +475,7 @@ int params_parse(const char *cmdline, struct boot_params *out, char *err, size_t
         while (is_space(*p))
             p++;
         if (*p == '\0')
-            return 0;
+            return check_across_keys(out, &msg);
         const char *tok = p;
         while (*p != '\0' && !is_space(*p))
             p++;

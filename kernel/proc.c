@@ -6,6 +6,7 @@
 #include "file.h"
 #include "exec.h"
 #include "mmu.h"
+#include "mm.h"
 #include "printk.h"
 #include "kstring.h"
 #include "usercopy.h"
@@ -51,10 +52,9 @@ struct proc *proc_alloc(void)
         p->child_utime = p->child_stime = 0;
         memset(p->sig_actions, 0, sizeof p->sig_actions);
         p->sig_pending = 0;
-        p->swapped = p->swapped_out = p->swap_failed = false;
-        p->swap_exempt = NULL;
-        p->swap_need = 0;
-        p->swap_stamp = p->last_ran = arch_read_time();
+        p->mm_hold = MM_HOLD_NONE;
+        mm_proc_init(p);
+        p->last_ran = arch_read_time();
         p->name[0] = '\0';
         p->pgid = p->sid = 0;      /* set by fork (pgrp_fork) or for init */
         spin_unlock(&p->lock);

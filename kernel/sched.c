@@ -44,10 +44,13 @@ static bool none_runnable(void)
 
 static bool may_run_here(const struct thread *t, const struct cpu *c)
 {
-    /* A swapped-out process has no memory to run in (mm=swap). */
-    if (t->proc && __atomic_load_n(&t->proc->swapped, __ATOMIC_ACQUIRE) &&
-        __atomic_load_n(&t->proc->swap_exempt, __ATOMIC_ACQUIRE) != t)
-        return false;
+    /* A swapped-out process has no memory to run in (mm=swap); the one
+     * thread writing it out may still run. */
+    if (t->proc) {
+        uintptr_t hold = __atomic_load_n(&t->proc->mm_hold, __ATOMIC_ACQUIRE);
+        if (hold != MM_HOLD_NONE && hold != (uintptr_t)t)
+            return false;
+    }
     return t->affinity < 0 || t->affinity == (int)c->id;
 }
 

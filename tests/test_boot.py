@@ -232,6 +232,28 @@ def test_bad_value_stops_boot(machine, append, choices):
     assert "init: starting sh" not in log
 
 
+def test_pc_daemon_is_refused_as_not_built_yet(machine):
+    code, log = stopped_boot(machine, "pc=daemon")
+    assert code == EXIT_BAD_PARAM, f"QEMU exit code {code}, expected {EXIT_BAD_PARAM}"
+    found = re.search(r"^faultline: bad boot parameter: (.*)$", log, re.MULTILINE)
+    assert found, f"no bad-parameter message:\n{log[-2000:]}"
+    assert "not built yet" in found.group(1) and "valid: inline" in found.group(1)
+
+
+# Values that only mm=paging gives a meaning are refused with mm=swap,
+# in either order, naming why and what is valid instead.
+@pytest.mark.parametrize("append", ["mm=swap refbits=sw", "refbits=sw mm=swap"])
+def test_paging_only_values_refused_with_swap(machine, append):
+    code, log = stopped_boot(machine, append)
+    assert code == EXIT_BAD_PARAM, f"QEMU exit code {code}, expected {EXIT_BAD_PARAM}"
+    found = re.search(r"^faultline: bad boot parameter: (.*)$", log, re.MULTILINE)
+    assert found, f"no bad-parameter message:\n{log[-2000:]}"
+    message = found.group(1)
+    assert "refbits=sw needs mm=paging" in message, message
+    assert "valid with mm=swap: refbits=hw" in message, message
+    assert "init: starting sh" not in log
+
+
 @pytest.mark.parametrize("append", ["mem=1M", "mem=abc"])
 def test_bad_mem_rejected(machine, append):
     code, log = stopped_boot(machine, append)

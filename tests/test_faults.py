@@ -117,10 +117,18 @@ def test_many_faults_leave_kernel_healthy(shell):
 
 # ----- usertests -----------------------------------------------------------------
 
+# Every memory manager runs the whole suite: nothing in it may depend on
+# which one decides what stays in memory.
+MANAGERS = ["mm=paging", "mm=paging refbits=sw", "mm=swap"]
+
+
 @pytest.mark.timeout(USERTESTS_TIMEOUT + 120)
 @pytest.mark.parametrize("cpus", [1, 2])
-def test_usertests(machine, cpus):
-    m = boot_to_shell(machine, cpus=cpus)
+@pytest.mark.parametrize("append", MANAGERS, ids=["paging", "paging-swrefbits", "swap"])
+def test_usertests(machine, cpus, append):
+    m = boot_to_shell(machine, cpus=cpus, append=append)
+    manager = append.split()[0].split("=")[1]
+    assert re.search(rf"^faultline: mm: {manager}\b", m.log, re.MULTILINE), m.log[-2000:]
     m.send("usertests")
     m.expect(r"usertests\n", timeout=30)           # the echo of the command
     # usertests ends a test that hangs after 60 s and says so, so more than

@@ -49,6 +49,7 @@ PROGRAMS = {
     "coremap": ["kernel/mm/coremap.c"],
     "swapmap": ["kernel/mm/swapmap.c"],
     "clock_replace": ["kernel/mm/clock_replace.c", "kernel/mm/coremap.c"],
+    "pagestate": ["kernel/mm/pagestate.c"],
     "kstrlcpy": ["kernel/lib/kstrlcpy.c"],
     # the formatter of user/nroff/, all but main.c (its only system calls)
     "nroff": ["user/nroff/fmt.c", "user/nroff/request.c", "user/nroff/man.c",
@@ -61,6 +62,7 @@ PROGRAMS = {
 EXTRA_CFLAGS = {
     "swapmap": ["-Ikernel/mm"],
     "clock_replace": ["-Ikernel/mm"],
+    "pagestate": ["-Ikernel/mm"],
     "nroff": ["-Itests/host/ulib_shim", "-Iuser/nroff"],
 }
 

@@ -122,8 +122,7 @@ struct fault_probe {
     uint64_t mapped_at;    /* the mapping was installed */
     uint64_t off_at_entry; /* the thread's offcpu_cycles at fault entry: had
                               it grown, the fault left the hart (trap.c) */
-    uint32_t retries;      /* times vm_fault said FAULT_RETRY so far */
-    uint32_t room_waits;   /* of those, waits for the manager to make room */
+    uint32_t room_waits;   /* times it waited for the manager to make room */
 };
 
 /*
@@ -148,6 +147,7 @@ enum fault_resolution {
 struct fault_outcome {
     int sig;             /* FAULT_SIGNAL, FAULT_KILL */
     const char *why;     /* for the kill line; NULL: the trap's own name */
+    void *transit_leaf;  /* vm_fault's own: the entry in transit it waits for */
 };
 
 /* The fault dispatcher. probe is the caller's record of this fault

@@ -26,16 +26,18 @@ enum frame_state {
     FRAME_USER,           /* mapped in a user address space */
 };
 
-/* frame flags */
-#define FRAME_F_ZEROED      0x01  /* known to hold only zeros (free frames) */
+/* frame flags. (No "known zeroed" flag: nothing zeroes free frames
+ * ahead of need, so no free frame could honestly carry it; a page daemon
+ * that zeroes in idle time would bring it back with its reader.) */
 #define FRAME_F_DIRTY       0x02  /* differs from its backing-store copy */
 #define FRAME_F_REFERENCED  0x04  /* software reference bit */
 
 struct frame {
     uint8_t  state;       /* enum frame_state */
     uint8_t  flags;       /* FRAME_F_* */
-    uint32_t pins;        /* >0: may not be reclaimed (kept for I/O that runs
-                             without the owner's lock, e.g. a page daemon) */
+    uint32_t pins;        /* >0: may not be reclaimed or freed: the page is in
+                             transit (being read in or written out with no
+                             space lock held, kernel/mm/transit.c) */
     uint32_t next;        /* list link (index) or FRAME_NONE */
     void    *owner;       /* struct aspace * for FRAME_USER; NULL otherwise */
     uint64_t vpn;         /* virtual page number in owner (FRAME_USER) */

@@ -21,7 +21,8 @@ paddr_t frame_alloc_zeroed(enum frame_state state);
 void    frame_free(paddr_t pa);                        /* panics on a double free */
 /* A user frame (FRAME_USER, owner and page recorded). The replacement
  * clock takes a user frame only once the owner's entry for the page maps
- * it, so a frame being filled needs no pin. Fails (0) while free frames
+ * it, so a frame filled under the owner's lock needs no pin; one filled or
+ * emptied by the device with no lock held is pinned (frame_pin). Fails (0) while free frames
  * are at or below USER_FRAME_RESERVE, which keeps frames for page tables
  * and kernel stacks when user pages have filled memory. */
 paddr_t frame_alloc_user(void *owner, uint64_t vpn);
@@ -32,6 +33,10 @@ paddr_t frame_pa_of(uint32_t index);
  * must be written out before it can be dropped, whatever the PTE says. */
 void    frame_set_dirty(paddr_t pa, bool dirty);
 bool    frame_is_dirty(paddr_t pa);
+/* A pinned user frame is passed over by replacement and may not be freed
+ * (frame_free panics): its page is in transit (kernel/mm/transit.h). */
+void    frame_pin(paddr_t pa);
+void    frame_unpin(paddr_t pa);
 
 struct clock_hand;
 enum clock_verdict;

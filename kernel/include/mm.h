@@ -24,11 +24,21 @@ struct proc;
 
 struct mm_ops {
     const char *name;
-    /* Image pages faulted in on first touch (paging) rather than all
-     * loaded at exec (swap). */
-    bool demand_image;
+    /* exec loads every image page while free memory allows (swap: a
+     * process runs wholly in memory), rather than leave them to first
+     * touch (paging). */
+    bool load_image_at_exec;
+    /* fork, with memory full, writes the child's copy of a page straight
+     * to the swap device (swap: V7 built a child on swap when it did not
+     * fit; it comes in whole later) rather than make room for it. */
+    bool fork_to_swap_when_full;
+    /* The boot banner line naming the manager and its settings. */
+    void (*banner)(void);
     /* From the boot thread: kernel threads the manager needs. */
     void (*start)(void);
+    /* A process slot taken for a new process: reset what the manager
+     * keeps of it. NULL: nothing kept. */
+    void (*proc_init)(struct proc *p);
     /* A fault in `as` (its lock held) found no free frame: make one free
      * without waiting for anyone. 0 (try again), -EAGAIN (none can be
      * had without waiting: the caller lets go of as->lock and calls
@@ -55,7 +65,7 @@ extern const struct mm_ops paging_ops, swap_ops;
 void mm_init(void);                   /* picks the ops from params, calls init */
 void mm_start(void);
 const char *mm_name(void);
-static inline bool mm_pages_on_demand(void) { return mm->demand_image; }
+void mm_proc_init(struct proc *p);
 
 /* A user frame for page va of as (lock held), making room if it can be
  * made without waiting. 0 and *err = -errno when none could be had
@@ -75,9 +85,14 @@ static inline paddr_t mm_alloc_frame(struct aspace *as, vaddr_t va, int *err)
  * (exec's new image, fork's child). Never -EAGAIN. */
 paddr_t mm_alloc_frame_wait(struct aspace *as, vaddr_t va, int *err);
 
-/* Evicts the page in leaf of as (its lock held, which keeps the page where
- * it is) to swap or, if it is clean, drops it and frees the frame. Shared
- * by the paging clock and vmctl. 0, -ENOSPC or -EIO (the page then stays). */
+/* Starts evicting the page in leaf of as (its lock held, which keeps the
+ * page where it is): a clean page is dropped and its frame freed (0); a
+ * dirty one becomes OUTGOING, its write started (1: the caller ends it
+ * with transit_finish_out, no lock needed). -ENOSPC or -EIO: the page
+ * stays. */
+int  mm_evict_begin(struct aspace *as, void *leaf, paddr_t pa);
+/* The same, waiting for the write (vmctl: the caller's own pages, at its
+ * request). 0, -ENOSPC or -EIO (the page then stays). */
 int  mm_evict_page(struct aspace *as, void *leaf, paddr_t pa);
 
 /* Promise capacity beyond free frames, for commit_pages: both managers

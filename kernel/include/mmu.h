@@ -50,6 +50,8 @@ enum leaf_state {
     LEAF_HIDDEN,      /* frame still mapped, hidden to catch the next reference (refbits=sw) */
     LEAF_SWAPPED,     /* contents in a slot on the swap/paging device */
     LEAF_DISCARDED,   /* was resident, dropped clean: refill from the origin (not a first touch) */
+    LEAF_INCOMING,    /* being read in from its slot (slot), frame pinned, no lock held */
+    LEAF_OUTGOING,    /* being written out to its slot (slot), frame pinned, no lock held */
 };
 
 struct leaf_info {
@@ -57,7 +59,7 @@ struct leaf_info {
     paddr_t  pa;          /* PRESENT, HIDDEN */
     unsigned prot;        /* PRESENT, HIDDEN */
     unsigned bits;        /* PRESENT, HIDDEN: MMU_ACCESSED | MMU_DIRTY */
-    uint64_t slot;        /* SWAPPED */
+    uint64_t slot;        /* SWAPPED, INCOMING, OUTGOING */
 };
 
 enum leaf_state mmu_leaf_read(const void *leaf, struct leaf_info *info);
@@ -67,6 +69,10 @@ enum leaf_state mmu_leaf_read(const void *leaf, struct leaf_info *info);
 void mmu_leaf_set_tracked(void *leaf, paddr_t pa, unsigned prot, bool dirty);
 void mmu_leaf_set_swapped(void *leaf, uint64_t slot);
 void mmu_leaf_set_discarded(void *leaf);
+/* Pages in transit (kernel/mm/pagestate.h): not valid for the hardware,
+ * with the slot the device reads from or writes to. */
+void mmu_leaf_set_incoming(void *leaf, uint64_t slot);
+void mmu_leaf_set_outgoing(void *leaf, uint64_t slot);
 void mmu_leaf_clear(void *leaf);                  /* back to EMPTY */
 /* Atomically: clears the accessed bit of a PRESENT entry; true if it was set. */
 bool mmu_leaf_test_clear_accessed(void *leaf);

@@ -72,6 +72,8 @@ struct thread {
 enum proc_state { P_UNUSED = 0, P_ALIVE, P_ZOMBIE };
 
 #define KILLED_FOR_EXEC (-1)      /* proc.killed: not a signal (see there) */
+#define MM_HOLD_NONE    ((uintptr_t)0)   /* proc.mm_hold (see there) */
+#define MM_HOLD_ALL     ((uintptr_t)1)
 
 struct proc {
     struct spinlock lock;         /* state, killed, nthreads, xstatus, times */
@@ -93,16 +95,13 @@ struct proc {
     uint64_t child_utime, child_stime;   /* from reaped children */
     struct fl_sigaction sig_actions[NSIG];  /* under lock */
     uint64_t sig_pending;         /* under lock: directed at the process (kill) */
-    /* mm=swap (kernel/mm/mm_swap.c). swapped: the image is (going) out, so the
-     * scheduler passes the threads over; set by the swapper or the
-     * process itself, read by the scheduler without a lock. */
-    bool     swapped;
-    bool     swapped_out;         /* the image is wholly out: the swapper may bring it in */
-    struct thread *swap_exempt;   /* the thread writing its own process out may
-                                     still run while it waits for its siblings */
-    uint32_t swap_need;           /* frames it needs to come back in */
-    bool     swap_failed;         /* the swapper let it go without bringing it in */
-    uint64_t swap_stamp;          /* arch time it last went out or came in */
+    /* The memory manager holds the process off the harts (mm=swap: its
+     * image is going or gone out). MM_HOLD_NONE: its threads run;
+     * MM_HOLD_ALL: none does; otherwise the one thread (a struct thread *)
+     * that may still run, writing its own process out. Set by the
+     * manager, read by the scheduler without a lock; whatever else a
+     * manager keeps of a process is its own (mm_ops.proc_init). */
+    uintptr_t mm_hold;
     uint64_t last_ran;            /* arch time one of its threads last got a hart */
     char     name[FL_NAME_MAX];
     /* "fdtable": files[], which the threads share. Last, so that the

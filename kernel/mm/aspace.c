@@ -11,6 +11,8 @@
 #include "kstring.h"
 #include "mm.h"
 #include "swapspace.h"
+#include "transit.h"
+#include "pagestate.h"
 #include <faultline/errno.h>
 
 #define MAX_ASPACES (MAX_PROCS * 2)     /* exec holds the old and the new */
@@ -90,17 +92,26 @@ struct aspace *aspace_create(void)
 paddr_t aspace_drop_leaf(struct aspace *as, void *leaf)
 {
     struct leaf_info li;
-    switch (mmu_leaf_read(leaf, &li)) {
+    enum leaf_state st = mmu_leaf_read(leaf, &li);
+    if (pagestate_in_transit(st)) {
+        /* Its end takes no space lock, so it comes with ours held. */
+        transit_wait(leaf);
+        st = mmu_leaf_read(leaf, &li);
+    }
+    switch (st) {
     case LEAF_PRESENT:
     case LEAF_HIDDEN:
         mmu_leaf_take(leaf);
-        as->resident--;
+        as_count(&as->resident, -1);
         return li.pa;
     case LEAF_SWAPPED:
         mmu_leaf_clear(leaf);
         swap_free((uint32_t)li.slot, 1);
-        as->swapped--;
+        as_count(&as->swapped, -1);
         return 0;
+    case LEAF_INCOMING:
+    case LEAF_OUTGOING:
+        panic("aspace: a transit began under the lock that waited for it");
     case LEAF_DISCARDED:
     case LEAF_EMPTY:
         mmu_leaf_clear(leaf);

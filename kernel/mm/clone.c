@@ -6,6 +6,8 @@
 #include "frame.h"
 #include "mm.h"
 #include "swapspace.h"
+#include "transit.h"
+#include "pagestate.h"
 #include "kstring.h"
 #include <arch/arch.h>
 #include <faultline/errno.h>
@@ -55,6 +57,10 @@ static void copy_leaf(vaddr_t va, void *leaf, void *arg)
         cc->rc = -ENOMEM;
         return;
     }
+    /* A page of the parent in transit ends it without the parent's
+     * lock, which we hold: wait for it here. */
+    if (pagestate_in_transit(mmu_leaf_read(leaf, NULL)))
+        transit_wait(leaf);
     if (mmu_leaf_read(leaf, &li) == LEAF_DISCARDED) {
         mmu_leaf_set_discarded(dleaf);      /* same origin, nothing to copy */
         return;
@@ -66,7 +72,7 @@ static void copy_leaf(vaddr_t va, void *leaf, void *arg)
     }
     int err;
     paddr_t copy = frame_alloc_user(cc->dst, va >> PAGE_SHIFT);
-    if (!copy && !mm_pages_on_demand()) {
+    if (!copy && mm->fork_to_swap_when_full) {
         /* mm=swap with memory full: the child's copy of this page goes
          * straight to the device, as V7's fork built a child on swap when
          * it did not fit; it comes in with the rest of the child later. */
@@ -80,6 +86,9 @@ static void copy_leaf(vaddr_t va, void *leaf, void *arg)
         return;
     }
     int rc = 0;
+    /* Getting the frame may have begun a page-out of this very page. */
+    if (pagestate_in_transit(mmu_leaf_read(leaf, NULL)))
+        transit_wait(leaf);
     switch (mmu_leaf_read(leaf, &li)) {
     case LEAF_PRESENT:
     case LEAF_HIDDEN:
@@ -88,6 +97,8 @@ static void copy_leaf(vaddr_t va, void *leaf, void *arg)
     case LEAF_SWAPPED:
         rc = swap_read((uint32_t)li.slot, copy);
         break;
+    case LEAF_INCOMING:
+    case LEAF_OUTGOING:             /* waited for above; only we begin one here */
     case LEAF_DISCARDED:
     case LEAF_EMPTY:
         /* Evicted clean while the frame was found: same origin. */

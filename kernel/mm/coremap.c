@@ -88,10 +88,7 @@ pfn_t coremap_alloc(struct coremap *cm, enum frame_state state)
     struct frame *f = &cm->frames[idx];
     cm->free_head = f->next;
     cm->nfree--;
-    /* whether it holds zeros is the only thing worth keeping from free time */
-    uint8_t zeroed = f->flags & FRAME_F_ZEROED;
     frame_reset(f, state);
-    f->flags = zeroed;
     return cm->base_pfn + idx;
 }
 

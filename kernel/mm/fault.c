@@ -16,6 +16,8 @@
 #include "frame.h"
 #include "mm.h"
 #include "swapspace.h"
+#include "transit.h"
+#include "pagestate.h"
 #include "vmstat.h"
 #include "meter.h"
 #include "kstring.h"
@@ -48,13 +50,36 @@ static void fill_from_origin(const struct region *r, vaddr_t page, paddr_t pa,
         memcpy(dst + (from - page), r->src + (from - r->src_va), to - from);
 }
 
+/* fault_locked's answers besides 0 and -errno: what vm_fault is to do
+ * once it has let go of the lock. */
+#define FAULT_WAIT_TRANSIT 1    /* someone else's page in transit: wait for it */
+#define FAULT_FINISH_READ  2    /* this thread's page-in has begun: finish it */
+
+/* The page is on the device: a frame for it, then the read, which runs
+ * with the lock let go (transit.h). Out of line: the common fault is a
+ * first touch. */
+static __attribute__((noinline)) int begin_page_in(struct aspace *as, struct region *r,
+                                                   vaddr_t page, void *leaf,
+                                                   const struct leaf_info *li,
+                                                   struct fault_probe *probe)
+{
+    uint64_t off, start = meter_split_start(&off);
+    int err;
+    paddr_t pa = mm_alloc_frame(as, page, &err);
+    if (!pa)
+        return err;
+    if (probe)
+        probe->frame_at = meter_now();
+    transit_begin_in(as, leaf, pa, (uint32_t)li->slot, r->prot | PROT_U, start, off);
+    return FAULT_FINISH_READ;
+}
+
 /* The page is not in memory: get a frame, fill it, map it. */
 static int bring_in(struct aspace *as, struct region *r, vaddr_t page, void *leaf,
                     struct leaf_info *li, struct fault_probe *probe)
 {
-    /* Page-in meters only: a first touch should not pay for them. */
-    bool pagein = li->state == LEAF_SWAPPED;
-    uint64_t off = 0, start = pagein ? meter_split_start(&off) : 0;
+    if (li->state == LEAF_SWAPPED)
+        return begin_page_in(as, r, page, leaf, li, probe);
     int err;
     /* Making room never waits here, so nothing can change this entry
      * meanwhile: the lock is held throughout. */
@@ -63,32 +88,12 @@ static int bring_in(struct aspace *as, struct region *r, vaddr_t page, void *lea
         return err;
     if (probe)
         probe->frame_at = meter_now();
-    bool dirty = false;
-    if (li->state == LEAF_SWAPPED) {
-        uint32_t slot = (uint32_t)li->slot;
-        if (swap_read(slot, pa)) {
-            frame_free(pa);
-            return -EIO;
-        }
-        if (probe)
-            probe->zeroed_at = meter_now();
-        swap_free(slot, 1);
-        as->swapped--;
-        /* The only copy is now the frame. */
-        dirty = true;
-        vm_count(VM_PAGEINS);
-    } else {
-        fill_from_origin(r, page, pa, probe);
-        vm_count(r->kind == REGION_IMAGE ? VM_IMAGE_FILLS : VM_ZERO_FILLS);
-    }
-    if (dirty)
-        frame_set_dirty(pa, true);
+    fill_from_origin(r, page, pa, probe);
+    vm_count(r->kind == REGION_IMAGE ? VM_IMAGE_FILLS : VM_ZERO_FILLS);
     mmu_leaf_set_tracked(leaf, pa, r->prot | PROT_U, false);
-    as->resident++;
+    as_count(&as->resident, 1);
     if (probe)
         probe->mapped_at = meter_now();
-    if (pagein && li->state == LEAF_SWAPPED)
-        meter_record_split(FL_METER_PAGEIN, FL_METER_PAGE_WAIT, start, off);
     if (li->state == LEAF_EMPTY && (r->kind == REGION_HEAP || r->kind == REGION_ANON)) {
         /* The page sbrk or mmap promised is now real: it counts as resident. */
         as->lazy_pages--;
@@ -99,7 +104,7 @@ static int bring_in(struct aspace *as, struct region *r, vaddr_t page, void *lea
 
 /* Under as->lock: 0 (present), or -errno for fault_resolve. */
 static int fault_locked(struct aspace *as, vaddr_t va, enum access access,
-                        struct fault_probe *probe)
+                        struct fault_probe *probe, void **transit_leaf)
 {
     vaddr_t page = ALIGN_DOWN(va, PAGE_SIZE);
     struct region *r = aspace_find_region(as, page);
@@ -126,12 +131,26 @@ static int fault_locked(struct aspace *as, vaddr_t va, enum access access,
         meter_record(FL_METER_MINOR_FAULT, start, meter_now());
         return 0;
     }
+    case LEAF_INCOMING:
+    case LEAF_OUTGOING:
+        /* Being read in or written out by another thread, with no lock
+         * held: wait for it once this lock is let go. */
+        *transit_leaf = leaf;
+        return FAULT_WAIT_TRANSIT;
     case LEAF_EMPTY:
     case LEAF_DISCARDED:
     case LEAF_SWAPPED:
         break;
     }
     return bring_in(as, r, page, leaf, &li, probe);
+}
+
+/* The fault runs again: one fault in vmstat however many times it is
+ * retried (counted here, not tested on every fault's way in). */
+static enum fault_resolution fault_retry(void)
+{
+    vm_count_n(VM_FAULTS, (uint64_t)-1);
+    return FAULT_RETRY;
 }
 
 /* A fault that did not map its page, as->lock already let go: waits for
@@ -141,15 +160,28 @@ static __attribute__((noinline)) enum fault_resolution
 fault_resolve(struct aspace *as, int rc, struct fault_probe *probe, struct fault_outcome *out)
 {
     switch (rc) {
-    case -EAGAIN:
-        /* No frame without waiting for someone (a process in its own
-         * fault, the swapper): wait now the lock is free, then retry. */
-        rc = mm->wait_room(as, probe->room_waits++);
+    case FAULT_FINISH_READ:
+        /* The read runs with the lock let go; the transit's end maps the
+         * page (or puts it back on the device, -EIO). */
+        rc = transit_finish_in();
         if (rc == 0) {
-            probe->retries++;
-            return FAULT_RETRY;
+            probe->zeroed_at = probe->mapped_at = meter_now();
+            return FAULT_MAPPED;
         }
         break;
+    case FAULT_WAIT_TRANSIT:
+        transit_wait(out->transit_leaf);
+        return fault_retry();
+    case -EAGAIN:
+        /* No frame without waiting for someone (a page-out of ours, a
+         * process in its own fault, the swapper): wait now the lock is
+         * free, then retry. */
+        rc = mm->wait_room(as, probe->room_waits++);
+        if (rc == 0)
+            return fault_retry();
+        break;
+    }
+    switch (rc) {
     case -EFAULT:
         out->sig = SIGSEGV;
         out->why = NULL;
@@ -171,14 +203,19 @@ fault_resolve(struct aspace *as, int rc, struct fault_probe *probe, struct fault
 enum fault_resolution vm_fault(struct aspace *as, vaddr_t va, enum access access,
                                struct fault_probe *probe, struct fault_outcome *out)
 {
-    /* One fault, however many times it is retried. */
-    if (!probe->retries)
-        vm_count(VM_FAULTS);
+    vm_count(VM_FAULTS);
     sleeplock_acquire(&as->lock);
-    int rc = fault_locked(as, va, access, probe);
+    int rc = fault_locked(as, va, access, probe, &out->transit_leaf);
     sleeplock_release(&as->lock);
     if (rc == 0)
         return FAULT_MAPPED;
+    if (rc == -EFAULT) {
+        /* Not an address the process may touch that way: inline, as a
+         * caught SIGSEGV is measured (segv_catch). */
+        out->sig = SIGSEGV;
+        out->why = NULL;
+        return FAULT_SIGNAL;
+    }
     return fault_resolve(as, rc, probe, out);
 }
 
@@ -193,6 +230,11 @@ int aspace_make_present(struct aspace *as, vaddr_t va, paddr_t *pa)
         return -ENOMEM;
     struct leaf_info li;
     enum leaf_state st = mmu_leaf_read(leaf, &li);
+    if (pagestate_in_transit(st)) {
+        /* Its transit's end takes no lock of ours: wait with it held. */
+        transit_wait(leaf);
+        st = mmu_leaf_read(leaf, &li);
+    }
     if (st == LEAF_HIDDEN) {
         mmu_leaf_reveal(leaf);
     } else if (st != LEAF_PRESENT) {
@@ -202,6 +244,8 @@ int aspace_make_present(struct aspace *as, vaddr_t va, paddr_t *pa)
         for (uint32_t waits = 0; (rc = bring_in(as, r, page, leaf, &li, NULL)) == -EAGAIN;)
             if ((rc = mm->wait_room(as, waits++)) != 0)
                 return rc;
+        if (rc == FAULT_FINISH_READ)
+            rc = transit_finish_in();
         if (rc)
             return rc;
         mmu_leaf_read(leaf, &li);

@@ -100,6 +100,21 @@ void frame_set_dirty(paddr_t pa, bool dirty)
     spin_unlock(&frames_lock);
 }
 
+/* Atomics, not the frames lock: a pin is taken and dropped by the one
+ * thread whose transit it is, on a user frame it holds; the clock and
+ * frame_free read it under the lock and see it set or not, either being
+ * right at that instant. */
+void frame_pin(paddr_t pa)
+{
+    __atomic_fetch_add(&frame_of(pa)->pins, 1, __ATOMIC_ACQ_REL);
+}
+
+void frame_unpin(paddr_t pa)
+{
+    if (__atomic_fetch_sub(&frame_of(pa)->pins, 1, __ATOMIC_ACQ_REL) == 0)
+        panic("frames: unpin of %lx, which is not pinned", (uint64_t)pa);
+}
+
 bool frame_is_dirty(paddr_t pa)
 {
     spin_lock(&frames_lock);

@@ -7,10 +7,11 @@
 #include "mm.h"
 #include "frame.h"
 #include "swapspace.h"
+#include "transit.h"
+#include "pc.h"
 #include "param.h"
 #include "vmstat.h"
 #include "meter.h"
-#include "printk.h"
 #include <faultline/errno.h>
 
 const struct mm_ops *mm = &paging_ops;
@@ -18,11 +19,11 @@ const struct mm_ops *mm = &paging_ops;
 void mm_init(void)
 {
     mm = params.mm == MM_SWAP ? &swap_ops : &paging_ops;
+    /* pc=daemon is refused by the parser until it exists, so inline is
+     * the one page control there is to choose. */
+    pc = &pc_inline_ops;
     swap_init();
-    kprintf("faultline: mm: %s%s\n", mm->name,
-            params.mm == MM_PAGING ? (params.refbits == REFBITS_SW ?
-                                      ", page control inline, software reference bits" :
-                                      ", page control inline, hardware reference bits") : "");
+    mm->banner();
 }
 
 void mm_start(void)
@@ -32,6 +33,12 @@ void mm_start(void)
 }
 
 const char *mm_name(void) { return mm->name; }
+
+void mm_proc_init(struct proc *p)
+{
+    if (mm->proc_init)
+        mm->proc_init(p);
+}
 
 paddr_t mm_alloc_frame_slow(struct aspace *as, vaddr_t va, int *err)
 {
@@ -58,9 +65,8 @@ paddr_t mm_alloc_frame_wait(struct aspace *as, vaddr_t va, int *err)
     }
 }
 
-int mm_evict_page(struct aspace *as, void *leaf, paddr_t pa)
+int mm_evict_begin(struct aspace *as, void *leaf, paddr_t pa)
 {
-    uint64_t off, start = meter_split_start(&off);
     struct leaf_info li;
     mmu_leaf_read(leaf, &li);
     unsigned bits = mmu_leaf_take(leaf);
@@ -70,23 +76,22 @@ int mm_evict_page(struct aspace *as, void *leaf, paddr_t pa)
     if (!(bits & MMU_DIRTY) && !frame_is_dirty(pa)) {
         /* Its origin (zeros, the initrd) still has what it holds. */
         mmu_leaf_set_discarded(leaf);
-    } else {
-        uint32_t slot = swap_alloc(1);
-        int rc = slot == SWAP_NONE ? -ENOSPC : swap_write(slot, pa);
-        if (rc) {
-            if (slot != SWAP_NONE)
-                swap_free(slot, 1);
-            mmu_leaf_set_tracked(leaf, pa, li.prot, true);
-            return rc;
-        }
-        mmu_leaf_set_swapped(leaf, slot);
-        as->swapped++;
-        vm_count(VM_PAGEOUTS);
-        meter_record_split(FL_METER_PAGEOUT, FL_METER_PAGE_WAIT, start, off);
+        as_count(&as->resident, -1);
+        frame_free(pa);
+        return 0;
     }
-    as->resident--;
-    frame_free(pa);
-    return 0;
+    int rc = transit_begin_out(as, leaf, pa, li.prot);
+    if (rc) {
+        mmu_leaf_set_tracked(leaf, pa, li.prot, true);
+        return rc;
+    }
+    return 1;
+}
+
+int mm_evict_page(struct aspace *as, void *leaf, paddr_t pa)
+{
+    int rc = mm_evict_begin(as, leaf, pa);
+    return rc == 1 ? transit_finish_out() : rc;
 }
 
 uint64_t mm_commit_extra(void)

@@ -1,9 +1,9 @@
 /*
  * mm=paging: demand paging with global replacement, as in Berkeley UNIX.
- * When a fault finds no free frame, the faulting thread itself runs the
- * clock over the core map (pc=inline), writes the victim out if it is
- * dirty and takes its frame. (pc=daemon, a page daemon keeping a free
- * list, will plug in at make_room.)
+ * This file is the replacement policy, which page goes: the clock over
+ * the core map (clock_replace.c) and the reference bits it reads. When
+ * and how a page goes (in the faulting thread, or by a page daemon) is
+ * page control's, chosen by pc= (pc.h, pc_inline.c).
  *
  * Reference bits: refbits=hw reads and clears the accessed bit the MMU
  * sets in the PTE. refbits=sw does what the VAX, which had none, made BSD
@@ -22,6 +22,8 @@
 #include "param.h"
 #include "proc.h"
 #include "vmstat.h"
+#include "pc.h"
+#include "printk.h"
 #include <faultline/errno.h>
 
 static struct clock_hand hand;        /* under the frames lock */
@@ -82,51 +84,45 @@ static enum clock_verdict examine(struct frame *f, uint32_t index, void *arg)
     return CLOCK_TAKE;
 }
 
-static int paging_make_room(struct aspace *self)
+paddr_t paging_choose_victim(struct aspace **owner, vaddr_t *va, bool *mine, bool *busy)
 {
-    (void)self;
-    int rc = -ENOMEM;
-    for (int tries = 0; tries < RECLAIM_TRIES; tries++) {
-        struct examine_ctx ctx = { false, 0 };
-        void *owner;
-        uint64_t vpn;
-        uint64_t scanned = hand.scanned;
-        paddr_t pa = frame_choose_victim(&hand, examine, &ctx, &owner, &vpn);
-        vm_count_n(VM_CLOCK_SCANS, hand.scanned - scanned);
-        if (!pa && ctx.busy)
-            return -EAGAIN;   /* the rest belong to spaces in use: wait_room */
-        if (!pa)
-            return -ENOMEM;
-        struct aspace *as = owner;
-        void *leaf = mmu_leaf(as->root, vpn << PAGE_SHIFT, false);
-        rc = mm_evict_page(as, leaf, pa);
-        if (!ctx.mine)
-            sleeplock_release(&as->lock);
-        if (rc == 0) {
-            vm_count(VM_RECLAIMS);
-            return 0;
-        }
-        if (rc == -ENOSPC)
-            return rc;        /* every dirty page would need a slot */
-    }
-    return rc;
+    struct examine_ctx ctx = { false, 0 };
+    void *o;
+    uint64_t vpn;
+    uint64_t scanned = hand.scanned;
+    paddr_t pa = frame_choose_victim(&hand, examine, &ctx, &o, &vpn);
+    vm_count_n(VM_CLOCK_SCANS, hand.scanned - scanned);
+    *busy = ctx.busy != 0;
+    if (!pa)
+        return 0;
+    *owner = o;
+    *va = vpn << PAGE_SHIFT;
+    *mine = ctx.mine;
+    return pa;
 }
 
-/* Every page that could go belongs to a process in the middle of its own
- * fault (often waiting on the device): let them finish rather than call
- * memory exhausted, but not for ever. */
+/* Page control decides when and how; it is chosen by pc= (pc.h). */
+static int paging_make_room(struct aspace *as)
+{
+    return pc->make_room(as);
+}
+
 static int paging_wait_room(struct aspace *as, uint32_t waits)
 {
-    (void)as;
-    if (waits >= RECLAIM_BUSY_WAITS)
-        return -ENOMEM;
-    yield();
-    return 0;
+    return pc->wait_room(as, waits);
+}
+
+static void paging_banner(void)
+{
+    kprintf("faultline: mm: paging, page control %s, %s reference bits\n", pc->name,
+            params.refbits == REFBITS_SW ? "software" : "hardware");
 }
 
 const struct mm_ops paging_ops = {
     .name = "paging",
-    .demand_image = true,
+    .load_image_at_exec = false,
+    .fork_to_swap_when_full = false,
+    .banner = paging_banner,
     .make_room = paging_make_room,
     .wait_room = paging_wait_room,
 };

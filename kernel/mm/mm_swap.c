@@ -1,7 +1,8 @@
 /*
  * mm=swap: whole-process swapping, as in Seventh Edition UNIX. A process
  * is either wholly in memory or wholly on the swap device; only a process
- * in memory runs (the scheduler passes over proc->swapped).
+ * in memory runs (the scheduler passes over a process whose mm_hold is
+ * set; everything else the swapper keeps is private to this file).
  *
  *  - A fault that finds no free frame lets go of its space's lock, swaps
  *    its own process out, asking for one frame more than it has (V7's
@@ -23,12 +24,39 @@
 #include "mm.h"
 #include "frame.h"
 #include "swapspace.h"
+#include "transit.h"
 #include "proc.h"
 #include "ktime.h"
 #include "vmstat.h"
 #include "meter.h"
 #include "printk.h"
 #include <faultline/errno.h>
+
+/* What the swapper keeps of each process, beside the process table (by
+ * slot): nothing outside this file reads it. The one thing the scheduler
+ * needs, whether a thread may run, is proc->mm_hold. */
+struct swap_proc {
+    bool     out;          /* the image is wholly out: the swapper may bring it in */
+    bool     failed;       /* the swapper let it go without bringing it in */
+    uint32_t need;         /* frames it needs to come back in */
+    uint64_t stamp;        /* arch time it last went out or came in */
+};
+static struct swap_proc swap_procs[MAX_PROCS];
+
+static struct swap_proc *sp_of(const struct proc *p)
+{
+    return &swap_procs[p - procs];
+}
+
+static bool held_off(const struct proc *p)
+{
+    return __atomic_load_n(&p->mm_hold, __ATOMIC_ACQUIRE) != MM_HOLD_NONE;
+}
+
+static void set_hold(struct proc *p, uintptr_t hold)
+{
+    __atomic_store_n(&p->mm_hold, hold, __ATOMIC_RELEASE);
+}
 
 struct io_batch {
     struct blk_req req[SWAP_IO_BATCH];
@@ -99,8 +127,8 @@ static void flush_out(struct out_ctx *c)
         }
         mmu_leaf_set_swapped(b->leaf[i], b->slot[i]);
         frame_free(b->pa[i]);
-        c->as->resident--;
-        c->as->swapped++;
+        as_count(&c->as->resident, -1);
+        as_count(&c->as->swapped, 1);
         c->moved++;
     }
     b->n = 0;
@@ -133,7 +161,7 @@ static void out_leaf(vaddr_t va, void *leaf, void *arg)
 }
 
 /* Writes the whole image of p (its space locked by the caller, its threads
- * off every hart and kept off by p->swapped) to one extent if the device
+ * off every hart and kept off by p->mm_hold) to one extent if the device
  * has a free run that long; else (the slot map is fragmented) slot by slot,
  * rather than call a device with room on it full. need: frames it will
  * want back. */
@@ -151,16 +179,16 @@ static int swap_out_locked(struct proc *p, struct aspace *as, uint32_t need)
         swap_free(c.next_slot, c.extent_left);
     if (c.rc)
         return c.rc;
-    p->swap_need = need;
-    p->swap_stamp = arch_read_time();
-    __atomic_store_n(&p->swapped_out, true, __ATOMIC_RELEASE);
+    sp_of(p)->need = need;
+    sp_of(p)->stamp = arch_read_time();
+    __atomic_store_n(&sp_of(p)->out, true, __ATOMIC_RELEASE);
     vm_count(VM_SWAPOUTS);
     vm_count_n(VM_SWAPOUT_PAGES, c.moved);
     meter_record_split(FL_METER_SWAPOUT, FL_METER_SWAP_WAIT, start, off);
     return 0;
 }
 
-/* True once no thread of p is on a hart. p->swapped is already set, so
+/* True once no thread of p is on a hart. p->mm_hold is already set, so
  * none can be put on one: a thread seen off stays off. */
 static bool off_every_hart(struct proc *p)
 {
@@ -185,10 +213,6 @@ static void kick_runnable(struct proc *p)
             kick_cpu_for(&threads[i]);
 }
 
-static void set_swapped(struct proc *p, bool v)
-{
-    __atomic_store_n(&p->swapped, v, __ATOMIC_RELEASE);
-}
 
 /*
  * The faulting process makes room by going out itself, then waits off
@@ -200,14 +224,14 @@ static void set_swapped(struct proc *p, bool v)
  */
 static void wait_until_in(struct proc *p)
 {
-    while (__atomic_load_n(&p->swapped, __ATOMIC_ACQUIRE))
+    while (held_off(p))
         yield();
 }
 
 static int go_out_and_wait(struct proc *p, struct aspace *img, uint32_t need, bool for_room)
 {
     sleeplock_acquire(&img->lock);
-    if (for_room && (__atomic_load_n(&p->swapped, __ATOMIC_ACQUIRE) || usable_frames())) {
+    if (for_room && (held_off(p) || usable_frames())) {
         /* Between the fault letting go of the lock and now, a sibling
          * thread sent the process out (wait for it with the sibling), or
          * room appeared: nothing to do but retry. */
@@ -215,27 +239,29 @@ static int go_out_and_wait(struct proc *p, struct aspace *img, uint32_t need, bo
         wait_until_in(p);
         return 0;
     }
-    __atomic_store_n(&p->swap_exempt, current_thread(), __ATOMIC_RELEASE);
-    set_swapped(p, true);
+    /* Held off the harts, all but this thread, which must still run (it
+     * sleeps on the device and for TLB shootdowns). */
+    set_hold(p, (uintptr_t)current_thread());
     while (!off_every_hart(p))
         yield();
     /* Before the image is marked out: from then on the swapper may act.
-     * swap_failed answers for this wait only: the swapper may have given
-     * up on the process once before, when it was out as a victim. */
-    p->swap_failed = false;
+     * failed answers for this wait only: the swapper may have given up
+     * on the process once before, when it was out as a victim. */
+    sp_of(p)->failed = false;
     int rc = swap_out_locked(p, img, need);
-    if (rc)
-        set_swapped(p, false);
     sleeplock_release(&img->lock);
-    /* Until here this thread had to run (it sleeps on the device and
-     * for TLB shootdowns); now it waits off every hart to be brought in. */
-    __atomic_store_n(&p->swap_exempt, NULL, __ATOMIC_RELEASE);
+    /* Until here this thread had to run; now it too waits off every hart
+     * to be brought in. Unless the swapper has brought it in already (it
+     * then cleared the hold): a compare, not a store. */
+    uintptr_t me = (uintptr_t)current_thread();
+    __atomic_compare_exchange_n(&p->mm_hold, &me, rc ? MM_HOLD_NONE : MM_HOLD_ALL, false,
+                                __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
     if (rc)
         return rc;
     wait_until_in(p);
-    if (p->swap_failed) {
+    if (sp_of(p)->failed) {
         /* Let go without coming in: it no longer fits (see swapper). */
-        p->swap_failed = false;
+        sp_of(p)->failed = false;
         return -ENOMEM;
     }
     return 0;
@@ -258,7 +284,7 @@ static int swap_make_room(struct aspace *as)
 
 /* V7's expand: out with one frame more than it has, back in when the
  * swapper finds it room. waits does not bound it: the swapper gives up
- * on a process that can no longer fit (swap_failed). */
+ * on a process that can no longer fit (swap_proc.failed). */
 static int swap_wait_room(struct aspace *as, uint32_t waits)
 {
     (void)as;
@@ -268,7 +294,7 @@ static int swap_wait_room(struct aspace *as, uint32_t waits)
 }
 
 /* Room for a whole process with every other one out: the swapper brings
- * in no process bigger than this (swap_need), so a promise beyond it could
+ * in no process bigger than this (swap_proc.need), so a promise beyond it could
  * only end in a kill. */
 static uint64_t swap_process_pages_max(void)
 {
@@ -301,10 +327,10 @@ static void flush_in(struct in_ctx *c)
             continue;
         }
         swap_free(b->slot[i], 1);
-        c->as->swapped--;
+        as_count(&c->as->swapped, -1);
         frame_set_dirty(b->pa[i], true);
         mmu_leaf_set_tracked(b->leaf[i], b->pa[i], b->prot[i], false);
-        c->as->resident++;
+        as_count(&c->as->resident, 1);
         c->moved++;
     }
     b->n = 0;
@@ -338,9 +364,9 @@ static void swap_in(struct proc *p)
     mmu_for_each_user_leaf(as->root, in_leaf, &c);
     flush_in(&c);
     sleeplock_release(&as->lock);
-    p->swap_stamp = arch_read_time();
-    p->swapped_out = false;
-    set_swapped(p, false);
+    sp_of(p)->stamp = arch_read_time();
+    sp_of(p)->out = false;
+    set_hold(p, MM_HOLD_NONE);
     vm_count(VM_SWAPINS);
     vm_count_n(VM_SWAPIN_PAGES, c.moved);
     meter_record_split(FL_METER_SWAPIN, FL_METER_SWAP_WAIT, start, off);
@@ -367,7 +393,7 @@ static bool all_threads_asleep(struct proc *p)
 
 static bool swappable(struct proc *p)
 {
-    return p->state == P_ALIVE && p->as && !p->exiting && !p->swapped;
+    return p->state == P_ALIVE && p->as && !p->exiting && !held_off(p);
 }
 
 /* The swapped-out process to bring in next: runnable, out longest (and
@@ -377,12 +403,13 @@ static struct proc *choose_incoming(bool fit)
     struct proc *best = NULL;
     for (int i = 0; i < MAX_PROCS; i++) {
         struct proc *p = &procs[i];
-        if (p->state != P_ALIVE || !__atomic_load_n(&p->swapped_out, __ATOMIC_ACQUIRE) ||
-            !has_runnable_thread(p) || elapsed_ms(p->swap_stamp) < SWAP_MIN_OUT_MS)
+        struct swap_proc *sp = sp_of(p);
+        if (p->state != P_ALIVE || !__atomic_load_n(&sp->out, __ATOMIC_ACQUIRE) ||
+            !has_runnable_thread(p) || elapsed_ms(sp->stamp) < SWAP_MIN_OUT_MS)
             continue;
-        if (fit && p->swap_need > usable_frames())
+        if (fit && sp->need > usable_frames())
             continue;
-        if (!best || p->swap_stamp < best->swap_stamp)
+        if (!best || sp->stamp < sp_of(best)->stamp)
             best = p;
     }
     return best;
@@ -394,9 +421,9 @@ static struct proc *choose_incoming(bool fit)
  * sent out as a victim faults its pages in one by one instead). */
 static void give_up(struct proc *p)
 {
-    p->swap_failed = true;
-    p->swapped_out = false;
-    set_swapped(p, false);
+    sp_of(p)->failed = true;
+    sp_of(p)->out = false;
+    set_hold(p, MM_HOLD_NONE);
     kick_runnable(p);
 }
 
@@ -411,7 +438,7 @@ static struct proc *choose_victim(struct proc *exclude)
         if (p == exclude || !swappable(p) || !p->as->resident)
             continue;
         bool blocked = all_threads_asleep(p);
-        if (!blocked && elapsed_ms(p->swap_stamp) < SWAP_MIN_IN_MS)
+        if (!blocked && elapsed_ms(sp_of(p)->stamp) < SWAP_MIN_IN_MS)
             continue;
         bool better;
         if (!best || blocked != best_blocked)
@@ -434,10 +461,10 @@ static int evict_process(struct proc *p)
     struct aspace *as = p->as;
     if (!sleeplock_try(&as->lock))
         return -EBUSY;
-    set_swapped(p, true);
+    set_hold(p, MM_HOLD_ALL);
     int rc = off_every_hart(p) ? swap_out_locked(p, as, (uint32_t)as->resident) : -EBUSY;
     if (rc)
-        set_swapped(p, false);
+        set_hold(p, MM_HOLD_NONE);
     sleeplock_release(&as->lock);
     return rc;
 }
@@ -451,11 +478,11 @@ static void swapper(void *unused)
             sleep_ms(SWAPPER_PERIOD_MS);
             continue;
         }
-        if (usable_frames() >= in->swap_need) {
+        if (usable_frames() >= sp_of(in)->need) {
             swap_in(in);
             continue;
         }
-        if (in->swap_need > capacity_frames()) {
+        if (sp_of(in)->need > capacity_frames()) {
             give_up(in);
             continue;
         }
@@ -472,16 +499,33 @@ static void swapper(void *unused)
     }
 }
 
+/* A new process: in memory, just come in. */
+static void swap_proc_init(struct proc *p)
+{
+    struct swap_proc *sp = sp_of(p);
+    sp->out = sp->failed = false;
+    sp->need = 0;
+    sp->stamp = arch_read_time();
+}
+
 static void swap_start_threads(void)
 {
     if (!kthread_create("swapper", swapper, NULL, -1))
         panic("mm: no thread for the swapper");
 }
 
+static void swap_banner(void)
+{
+    kprintf("faultline: mm: swap\n");
+}
+
 const struct mm_ops swap_ops = {
     .name = "swap",
-    .demand_image = false,
+    .load_image_at_exec = true,
+    .fork_to_swap_when_full = true,
+    .banner = swap_banner,
     .start = swap_start_threads,
+    .proc_init = swap_proc_init,
     .make_room = swap_make_room,
     .wait_room = swap_wait_room,
     .swap_out_self = swap_out_self,

@@ -54,13 +54,42 @@ static void test_choice_values(void)
 
 static void test_every_key_together(void)
 {
-    CHECK_EQ(parse("mm=swap pc=inline refbits=sw mem=8M init=/bin/sh quiet"), 0);
-    CHECK_EQ(params.mm, MM_SWAP);
+    CHECK_EQ(parse("mm=paging pc=inline refbits=sw mem=8M init=/bin/sh quiet"), 0);
+    CHECK_EQ(params.mm, MM_PAGING);
     CHECK_EQ(params.pc, PC_INLINE);
     CHECK_EQ(params.refbits, REFBITS_SW);
     CHECK_EQ(params.mem_limit, 8388608);
     CHECK_STR(params.init, "/bin/sh");
     CHECK(params.quiet);
+}
+
+/* Values that only mm=paging gives a meaning are refused with mm=swap,
+ * whichever key comes first, naming why and what is valid instead. */
+static void test_keys_checked_across(void)
+{
+    CHECK_EQ(parse("mm=swap refbits=sw"), -1);
+    CHECK_CONTAINS(err, "refbits=sw needs mm=paging");
+    CHECK_CONTAINS(err, "no replacement clock");
+    CHECK_CONTAINS(err, "valid with mm=swap: refbits=hw");
+    CHECK_EQ(parse("refbits=sw mm=swap"), -1);
+    CHECK_CONTAINS(err, "refbits=sw needs mm=paging");
+    /* The defaults of such keys are fine with mm=swap: nothing reads them. */
+    CHECK_EQ(parse("mm=swap refbits=hw pc=inline"), 0);
+    CHECK_EQ(params.mm, MM_SWAP);
+    CHECK_EQ(parse("mm=paging refbits=sw"), 0);
+    CHECK_EQ(params.refbits, REFBITS_SW);
+    /* The last mm= wins before the check. */
+    CHECK_EQ(parse("mm=swap refbits=sw mm=paging"), 0);
+    CHECK_EQ(parse("mm=paging refbits=sw mm=swap"), -1);
+}
+
+/* pc=daemon is refused until the page daemon exists, saying so. */
+static void test_pc_daemon_not_built(void)
+{
+    CHECK_EQ(parse("pc=daemon"), -1);
+    CHECK_CONTAINS(err, "bad value 'daemon' for pc");
+    CHECK_CONTAINS(err, "not built yet");
+    CHECK_CONTAINS(err, "valid: inline");
 }
 
 static void test_defaults_restored_each_parse(void)
@@ -264,9 +293,9 @@ static void test_describe(void)
     params_describe(&params, buf, sizeof buf);
     CHECK_STR(buf, "mm=paging pc=inline refbits=hw init=/init");
 
-    CHECK_EQ(parse("mm=swap pc=inline refbits=sw mem=8M init=/sh quiet"), 0);
+    CHECK_EQ(parse("mm=paging pc=inline refbits=sw mem=8M init=/sh quiet"), 0);
     params_describe(&params, buf, sizeof buf);
-    CHECK_STR(buf, "mm=swap pc=inline refbits=sw mem=8M init=/sh quiet");
+    CHECK_STR(buf, "mm=paging pc=inline refbits=sw mem=8M init=/sh quiet");
 
     CHECK_EQ(parse("mem=1536K"), 0);
     params_describe(&params, buf, sizeof buf);
@@ -280,7 +309,7 @@ static void test_describe(void)
 
     /* what describe prints parses back to the same parameters */
     struct boot_params before;
-    CHECK_EQ(parse("mm=swap refbits=sw mem=12M quiet"), 0);
+    CHECK_EQ(parse("mm=swap refbits=hw mem=12M quiet"), 0);
     before = params;
     params_describe(&before, buf, sizeof buf);
     CHECK_EQ(parse(buf), 0);
@@ -301,6 +330,8 @@ int main(void)
     test_defaults();
     test_choice_values();
     test_every_key_together();
+    test_keys_checked_across();
+    test_pc_daemon_not_built();
     test_defaults_restored_each_parse();
     test_bad_choice_values();
     test_unknown_key();

@@ -27,6 +27,13 @@
 #define PTE_SW_HIDDEN     (1UL << 9)    /* the rest of the entry is intact, V cleared */
 #define PTE_SW_DISCARDED  (PTE_SW_SWAPPED | PTE_SW_HIDDEN)
 #define PTE_SW_MASK       (PTE_SW_SWAPPED | PTE_SW_HIDDEN)
+/* With V clear the hardware reads no other bit. A page in transit has
+ * both RSW bits, as DISCARDED, which has nothing else set (a HIDDEN entry
+ * keeps its R, W bits but never has both RSW bits); the R bit's place
+ * marks the transit, the W bit's says it is outgoing, and the PPN field
+ * holds the slot. */
+#define PTE_SW_TRANSIT    PTE_R
+#define PTE_SW_OUT        PTE_W
 
 #define SV39_LEVELS       3
 #define PT_ENTRIES        512
@@ -133,7 +140,8 @@ enum leaf_state mmu_leaf_read(const void *leaf, struct leaf_info *info)
     if (e & PTE_V)
         st = LEAF_PRESENT;
     else if ((e & PTE_SW_MASK) == PTE_SW_DISCARDED)
-        st = LEAF_DISCARDED;
+        st = !(e & PTE_SW_TRANSIT) ? LEAF_DISCARDED :
+             (e & PTE_SW_OUT) ? LEAF_OUTGOING : LEAF_INCOMING;
     else if (e & PTE_SW_HIDDEN)
         st = LEAF_HIDDEN;
     else if (e & PTE_SW_SWAPPED)
@@ -166,6 +174,19 @@ void mmu_leaf_set_swapped(void *leaf, uint64_t slot)
 void mmu_leaf_set_discarded(void *leaf)
 {
     __atomic_store_n((pte_t *)leaf, PTE_SW_DISCARDED, __ATOMIC_RELEASE);
+}
+
+void mmu_leaf_set_incoming(void *leaf, uint64_t slot)
+{
+    __atomic_store_n((pte_t *)leaf, (slot << PTE_PPN_SHIFT) | PTE_SW_DISCARDED | PTE_SW_TRANSIT,
+                     __ATOMIC_RELEASE);
+}
+
+void mmu_leaf_set_outgoing(void *leaf, uint64_t slot)
+{
+    __atomic_store_n((pte_t *)leaf, (slot << PTE_PPN_SHIFT) | PTE_SW_DISCARDED | PTE_SW_TRANSIT |
+                     PTE_SW_OUT,
+                     __ATOMIC_RELEASE);
 }
 
 void mmu_leaf_clear(void *leaf)

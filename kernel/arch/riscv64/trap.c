@@ -150,44 +150,43 @@ static void meter_fault(const struct trapframe *tf, const struct fault_probe *fp
 /* Runs the fault dispatcher until it stops asking for a retry (each
  * retry waited for something with the space's lock let go), or until the
  * process is being killed, which the way out then carries out. */
-static enum fault_resolution fault_until_settled(struct proc *p, uint64_t va, enum access a,
-                                                 struct fault_probe *fp,
-                                                 struct fault_outcome *out)
+static inline enum fault_resolution fault_until_settled(struct proc *p, uint64_t va,
+                                                        enum access a, struct fault_probe *fp,
+                                                        struct fault_outcome *out)
 {
     enum fault_resolution res;
-    do
-        res = vm_fault(p->as, va, a, fp, out);
-    while (res == FAULT_RETRY && !proc_killed(p));
+    while ((res = vm_fault(p->as, va, a, fp, out)) == FAULT_RETRY && !proc_killed(p))
+        ;
     return res;
 }
 
-static void user_exception(struct trapframe *tf, uint64_t code, uint64_t stval,
-                           struct fault_probe *fp)
+/* Out of line: its registers would otherwise be saved on every system
+ * call's way through user_trap. */
+static __attribute__((noinline)) void user_exception(struct trapframe *tf, uint64_t code,
+                                                     uint64_t stval, struct fault_probe *fp)
 {
     enum access a;
-    const char *why = NULL;
     int sig = exception_signal(code);
+    const char *why = NULL;
     if (page_fault_access(code, &a)) {
         fp->off_at_entry = container_of(tf, struct thread, tf)->offcpu_cycles;
         arch_intr_on();
         struct fault_outcome out;
         enum fault_resolution res = fault_until_settled(current_proc(), stval, a, fp, &out);
         arch_intr_off();
-        switch (res) {
-        case FAULT_MAPPED:
+        if (res == FAULT_MAPPED) {
             meter_fault(tf, fp);
             return;
-        case FAULT_RETRY:
+        }
+        if (res == FAULT_RETRY)
             return;            /* being killed: user_return_prepare ends it */
-        case FAULT_KILL:
+        if (res == FAULT_KILL) {
             proc_user_fault(out.why, tf->sepc, stval, out.sig);
             return;
-        case FAULT_SIGNAL:
-        case FAULT_FORWARD:    /* no fault handlers yet: as a signal */
-            sig = out.sig;
-            why = out.why;
-            break;
         }
+        /* FAULT_SIGNAL; FAULT_FORWARD too until fault handlers exist. */
+        sig = out.sig;
+        why = out.why;
     }
     /* A handler for the fault's signal takes it instead of the kill. */
     if (!signal_catch_fault(sig, stval))

@@ -1,0 +1,35 @@
+/*
+ * Page control: when and how pages are freed and written out, apart from
+ * replacement, which only says which page (mm_paging.c over
+ * clock_replace.c). Chosen at boot with pc=:
+ *
+ *   pc=inline (pc_inline.c): the fault that finds no free frame runs the
+ *     clock itself, starts the victim's write and waits for it with no
+ *     space lock held (transit.h), then retries.
+ *   pc=daemon: a page daemon keeping a free list (not built yet; the
+ *     boot refuses it).
+ *
+ * Only mm=paging has page control; mm=swap moves whole processes.
+ */
+#ifndef FAULTLINE_PC_H
+#define FAULTLINE_PC_H
+
+#include "aspace.h"
+
+struct pc_ops {
+    const char *name;
+    /* As mm_ops.make_room and wait_room, for mm=paging. */
+    int (*make_room)(struct aspace *as);
+    int (*wait_room)(struct aspace *as, uint32_t waits);
+};
+
+extern const struct pc_ops *pc;
+extern const struct pc_ops pc_inline_ops;
+
+/* Replacement (mm_paging.c): runs the clock to a victim frame. Its owner's
+ * space comes back locked (*mine: it already was, by this thread), the
+ * page at *va. 0 if none: *busy then says whether pages were passed over
+ * only because their spaces were in use. */
+paddr_t paging_choose_victim(struct aspace **owner, vaddr_t *va, bool *mine, bool *busy);
+
+#endif

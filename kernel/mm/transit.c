@@ -1,0 +1,206 @@
+/*
+ * Pages in transit (transit.h). One record per thread, found by the
+ * thread's slot; a waiter finds a record by its leaf. Lock order: the
+ * "transit" spinlock is taken with no other spinlock held and nothing is
+ * called under it that takes the frames or swap lock.
+ */
+#include "transit.h"
+#include "pagestate.h"
+#include "frame.h"
+#include "swapspace.h"
+#include "proc.h"
+#include "vmstat.h"
+#include "meter.h"
+#include "printk.h"
+#include <faultline/errno.h>
+
+struct transit {
+    void          *leaf;      /* NULL: no transit */
+    struct aspace *as;
+    paddr_t        pa;
+    uint32_t       slot;
+    unsigned       prot;
+    bool           out;
+    uint64_t       meter_start, meter_off;
+    struct blk_req req;       /* the page-out in flight */
+};
+
+static struct transit transits[MAX_THREADS];
+static struct spinlock transit_lock = SPINLOCK_INIT("transit");
+static int waiters;               /* threads in transit_wait (atomic; see end_unlocked) */
+
+static struct transit *mine(void)
+{
+    return &transits[current_thread() - threads];
+}
+
+static void check_step(void *leaf, enum page_event ev, enum leaf_state want)
+{
+    enum leaf_state st = mmu_leaf_read(leaf, NULL);
+    if (pagestate_next(st, ev) != (int)want)
+        panic("transit: page event %d in leaf state %d", (int)ev, (int)st);
+}
+
+/* Under transit_lock: the record is free again; wake whoever waits
+ * (wakeup scans every thread: a page-in nobody waits for should not pay
+ * for that). */
+static void end_locked(struct transit *t)
+{
+    __atomic_store_n(&t->leaf, NULL, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&waiters, __ATOMIC_SEQ_CST))
+        wakeup(transits);
+}
+
+/* The same without the lock, for a page-in that ends well, the measured
+ * case. A waiter counts itself, then looks at the records, all under the
+ * lock; this clears the record, then looks at the count: one of the two
+ * sees the other's write, so either the waiter does not sleep or this
+ * sees it and wakes it (taking the lock, which the waiter holds until it
+ * sleeps). */
+static void end_unlocked(struct transit *t)
+{
+    __atomic_store_n(&t->leaf, NULL, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&waiters, __ATOMIC_SEQ_CST)) {
+        spin_lock(&transit_lock);
+        wakeup(transits);
+        spin_unlock(&transit_lock);
+    }
+}
+
+/* The record is filled, then the entry marked, both under the space's
+ * lock, which the beginner holds: a thread that sees the entry in
+ * transit saw it under that lock, so it finds the record too. */
+static void record_start(struct transit *t, void *leaf)
+{
+    __atomic_store_n(&t->leaf, leaf, __ATOMIC_RELEASE);
+}
+
+void transit_begin_in(struct aspace *as, void *leaf, paddr_t pa, uint32_t slot, unsigned prot,
+                      uint64_t meter_start, uint64_t meter_off)
+{
+    /* The fault read the entry SWAPPED under the lock it still holds
+     * (PE_READ_BEGIN): not checked again on the measured path. */
+    struct transit *t = mine();
+    frame_pin(pa);
+    t->as = as;
+    t->pa = pa;
+    t->slot = slot;
+    t->prot = prot;
+    t->out = false;
+    t->meter_start = meter_start;
+    t->meter_off = meter_off;
+    record_start(t, leaf);
+    mmu_leaf_set_incoming(leaf, slot);
+    as_count(&as->swapped, -1);
+    as_count(&as->resident, 1);
+}
+
+int transit_finish_in(void)
+{
+    struct transit *t = mine();
+    int rc = swap_read(t->slot, t->pa);
+    if (!rc)
+        frame_set_dirty(t->pa, true);     /* the only copy is now the frame */
+    /* Unpinned before the end: a waiter (munmap) may free the frame as
+     * soon as the end is seen. The clock passes over the INCOMING entry
+     * meanwhile. */
+    frame_unpin(t->pa);
+    if (rc) {
+        spin_lock(&transit_lock);
+        check_step(t->leaf, PE_READ_FAILED, LEAF_SWAPPED);
+        mmu_leaf_set_swapped(t->leaf, t->slot);
+        as_count(&t->as->resident, -1);
+        as_count(&t->as->swapped, 1);
+        end_locked(t);
+        spin_unlock(&transit_lock);
+        frame_free(t->pa);
+        return rc;
+    }
+    /* INCOMING -> PRESENT (PE_READ_DONE): the entry is ours alone until
+     * the record is cleared. */
+    mmu_leaf_set_tracked(t->leaf, t->pa, t->prot, false);
+    end_unlocked(t);
+    swap_free(t->slot, 1);
+    vm_count(VM_PAGEINS);
+    meter_record_split(FL_METER_PAGEIN, FL_METER_PAGE_WAIT, t->meter_start, t->meter_off);
+    return 0;
+}
+
+int transit_begin_out(struct aspace *as, void *leaf, paddr_t pa, unsigned prot)
+{
+    struct transit *t = mine();
+    uint32_t slot = swap_alloc(1);
+    if (slot == SWAP_NONE)
+        return -ENOSPC;
+    uint64_t off, start = meter_split_start(&off);
+    frame_pin(pa);
+    *t = (struct transit){ .as = as, .pa = pa, .slot = slot, .prot = prot, .out = true,
+                           .meter_start = start, .meter_off = off };
+    if (swap_start(&t->req, slot, pa, true)) {
+        vm_count(VM_IO_ERRORS);
+        frame_unpin(pa);
+        swap_free(slot, 1);
+        return -EIO;
+    }
+    /* The entry was taken (EMPTY) by the caller: its page is PRESENT in
+     * all but the entry, which is what the machine checks. */
+    if (pagestate_next(LEAF_PRESENT, PE_WRITE_BEGIN) != LEAF_OUTGOING)
+        panic("transit: page-out from a mapped page");
+    record_start(t, leaf);
+    mmu_leaf_set_outgoing(leaf, slot);
+    as_count(&as->resident, -1);
+    as_count(&as->swapped, 1);
+    return 0;
+}
+
+bool transit_out_pending(void)
+{
+    struct transit *t = mine();
+    return t->leaf && t->out;
+}
+
+int transit_finish_out(void)
+{
+    struct transit *t = mine();
+    int rc = blk_wait(&t->req) ? -EIO : 0;
+    frame_unpin(t->pa);                   /* as in transit_finish_in */
+    spin_lock(&transit_lock);
+    if (!rc) {
+        check_step(t->leaf, PE_WRITE_DONE, LEAF_SWAPPED);
+        mmu_leaf_set_swapped(t->leaf, t->slot);
+    } else {
+        check_step(t->leaf, PE_WRITE_FAILED, LEAF_PRESENT);
+        mmu_leaf_set_tracked(t->leaf, t->pa, t->prot, true);
+        as_count(&t->as->resident, 1);
+        as_count(&t->as->swapped, -1);
+    }
+    end_locked(t);
+    spin_unlock(&transit_lock);
+    if (rc) {
+        vm_count(VM_IO_ERRORS);
+        swap_free(t->slot, 1);
+        return rc;
+    }
+    frame_free(t->pa);
+    vm_count(VM_PAGEOUTS);
+    meter_record_split(FL_METER_PAGEOUT, FL_METER_PAGE_WAIT, t->meter_start, t->meter_off);
+    return 0;
+}
+
+static bool in_transit_locked(const void *leaf)
+{
+    for (int i = 0; i < MAX_THREADS; i++)
+        if (__atomic_load_n(&transits[i].leaf, __ATOMIC_SEQ_CST) == leaf)
+            return true;
+    return false;
+}
+
+void transit_wait(const void *leaf)
+{
+    spin_lock(&transit_lock);
+    __atomic_fetch_add(&waiters, 1, __ATOMIC_SEQ_CST);
+    while (in_transit_locked(leaf))
+        sleep_on(transits, &transit_lock);
+    __atomic_fetch_sub(&waiters, 1, __ATOMIC_SEQ_CST);
+    spin_unlock(&transit_lock);
+}
