@@ -48,6 +48,10 @@ SETTLE_READINGS = 10
 SETTLE_PAUSE_S = 0.5
 
 FUZZ_JSON = re.compile(r'^FL-JSON (\{"fuzz":.*\})\s*$')
+# fuzz's lines, or the kernel's word that it killed fuzz itself (the parent
+# runs under the pid the shell announced; a child's kill is expected)
+FUZZ_OR_KILL = re.compile(r'^FL-JSON (\{"fuzz":.*\})\s*$|faultline: killed pid=(\d+) name=fuzz '
+                            r'cause=(out of memory|out of swap space|I/O error)')
 VMSTAT_JSON = re.compile(r'^FL-JSON (\{"vmstat":"counters".*\})\s*$', re.MULTILINE)
 SWAP_LINE = re.compile(r"^faultline: swap: ", re.MULTILINE)
 
@@ -57,23 +61,29 @@ class Config:
     name: str
     cpus: int
     append: str
+    ballast_kib: int = 256     # fuzz -m: memory each child keeps writing and checking
 
     def describe(self) -> str:
-        return f"{self.cpus} hart{'s' if self.cpus > 1 else ''}, {self.append}, {DISK_SIZE} disk"
+        return (f"{self.cpus} hart{'s' if self.cpus > 1 else ''}, {self.append}, "
+                f"{DISK_SIZE} disk, fuzz -m {self.ballast_kib}")
 
 
 # Both memory managers, one and two harts, with all of memory (128 MiB)
 # and under pressure: mem=8M for paging, mem=16M for swap (under mm=swap a
-# whole process must fit in memory, and the children are many).
+# whole process must fit in memory, and the children are many). Under
+# pressure the children's ballast together exceeds memory, so pages (or
+# whole children) go to the disk and back between the calls.
+PRESSURE_PAGING_KIB = 1024     # 4 children x 1 MiB against ~5 MiB for users
+PRESSURE_SWAP_KIB = 2048       # 4 children x 2 MiB against ~13 MiB
 CONFIGS = {c.name: c for c in (
     Config("paging-1h", 1, "mm=paging"),
     Config("paging-2h", 2, "mm=paging"),
-    Config("paging-1h-8M", 1, "mm=paging mem=8M"),
-    Config("paging-2h-8M", 2, "mm=paging mem=8M"),
+    Config("paging-1h-8M", 1, "mm=paging mem=8M", PRESSURE_PAGING_KIB),
+    Config("paging-2h-8M", 2, "mm=paging mem=8M", PRESSURE_PAGING_KIB),
     Config("swap-1h", 1, "mm=swap"),
     Config("swap-2h", 2, "mm=swap"),
-    Config("swap-1h-16M", 1, "mm=swap mem=16M"),
-    Config("swap-2h-16M", 2, "mm=swap mem=16M"),
+    Config("swap-1h-16M", 1, "mm=swap mem=16M", PRESSURE_SWAP_KIB),
+    Config("swap-2h-16M", 2, "mm=swap mem=16M", PRESSURE_SWAP_KIB),
 )}
 
 
@@ -148,24 +158,37 @@ def leaks(before: dict, after: dict) -> list:
     return found
 
 
-def fuzz_command(seed: int, calls: int, children: int = CHILDREN) -> str:
-    return f"fuzz -s {seed} -n {calls} -c {children}"
+def fuzz_command(seed: int, calls: int, children: int = CHILDREN, ballast_kib: int = 256) -> str:
+    return f"fuzz -s {seed} -n {calls} -c {children} -m {ballast_kib}"
+
+
+class FuzzDied(MachineError):
+    """fuzz itself (or a child, by the kernel for want of memory) was killed."""
 
 
 def follow(m: Machine, command: str, calls: int,
            on_progress: Optional[Callable[[dict], None]] = None) -> dict:
     """Types command and follows fuzz's FL-JSON lines until its "done"
-    line and the prompt. Raises MachineTimeout on a hang."""
+    line and the prompt. Raises MachineTimeout on a hang, FuzzDied when
+    the kernel kills a fuzz process for want of memory (or a paging I/O
+    error): with the disk, that must not happen."""
     m.send(command)
     m.expect(re.escape(command) + r"[ \t]*\n", timeout=SHELL_TIMEOUT_S)
     deadline = time.monotonic() + calls / MIN_RATE + START_SLACK_S
+    parent = None
     while True:
         left = deadline - time.monotonic()
         if left <= 0:
             raise MachineTimeout(f"fuzz did not finish {calls} calls within "
                                  f"{calls / MIN_RATE + START_SLACK_S:.0f} s")
-        line = m.expect_line(FUZZ_JSON, timeout=min(left, SILENCE_S))
+        line = m.expect_line(FUZZ_OR_KILL, timeout=min(left, SILENCE_S))
+        if line.group(1) is None:
+            if parent is not None and int(line.group(2)) == parent:
+                raise FuzzDied(f"the kernel killed fuzz itself: {line.group(0)!r}")
+            continue              # a child: vmstat's oom_kills counts it
         rec = json.loads(line.group(1))
+        if rec["fuzz"] == "start":
+            parent = rec["pid"]
         if on_progress:
             on_progress(rec)
         if rec["fuzz"] == "done":
@@ -190,10 +213,15 @@ def run_config(config: Config, kernel, initrd, workdir, *, seed: int, calls: int
         result.before = settled_vmstat(m)
         started = time.monotonic()
         try:
-            done = follow(m, fuzz_command(seed, calls, children), calls, on_progress)
+            done = follow(m, fuzz_command(seed, calls, children, config.ballast_kib), calls,
+                          on_progress)
         except MachineTimeout as e:
             result.seconds = time.monotonic() - started
             result.failures.append(f"hang: {str(e).splitlines()[0]}")
+            return result
+        except FuzzDied as e:
+            result.seconds = time.monotonic() - started
+            result.failures.append(str(e))
             return result
         result.seconds = time.monotonic() - started
         result.done = done
@@ -202,6 +230,8 @@ def run_config(config: Config, kernel, initrd, workdir, *, seed: int, calls: int
         result.killed = done["killed"]
         if done["hung"]:
             result.failures.append(f"{done['hung']} child(ren) hung in the kernel")
+        if done["corrupt"]:
+            result.failures.append(f"{done['corrupt']} child(ren) found their memory changed")
         # A call is skipped when a child died on it (or before it) with no
         # record of having made it; every other call is counted once.
         if done["calls"] + done["skipped"] < calls and not done["hung"]:
@@ -213,6 +243,11 @@ def run_config(config: Config, kernel, initrd, workdir, *, seed: int, calls: int
             result.failures.append("the shell does not answer")
         result.after = settled_vmstat(m, free_at_least=result.before["frames_free"])
         result.failures.extend(leaks(result.before, result.after))
+        # With a disk, a fault waits for memory: the kernel may refuse an
+        # sbrk or mmap (ENOMEM), never kill for want of memory later.
+        kills = result.after["oom_kills"] - result.before["oom_kills"]
+        if kills:
+            result.failures.append(f"{kills} process(es) killed for want of memory")
         m.send("halt")
         m.wait_exit(timeout=SHELL_TIMEOUT_S)
     except MachineError as e:

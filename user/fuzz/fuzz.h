@@ -86,14 +86,20 @@ struct fuzz_world {
 };
 
 /* Child side (run.c): makes calls [from, to) of batch `batch` and exits.
+ * Between calls it writes and checks one page of ballast_kib KiB of its
+ * own memory (the ballast), so that the memory managers have work and a
+ * page that comes back wrong is seen.
  * Before a call that may end it, and every FUZZ_CHECKPOINT_EVERY calls,
  * it records in the file checkpoint_path how many calls of the batch are
  * made (counting the one about to be made if that may end it). */
 _Noreturn void run_batch(const struct fuzz_world *w, uint64_t seed, uint64_t batch,
-                         long from, long to, const char *checkpoint_path, bool own_session);
+                         long from, long to, const char *checkpoint_path, bool own_session,
+                         long ballast_kib);
 
 #define FUZZ_CHECKPOINT_EVERY 128
 #define FUZZ_EXIT_NO_MEMORY   3     /* a child could not map its buffers */
+#define FUZZ_EXIT_CORRUPT     4     /* a child's memory did not hold what it wrote */
+#define FUZZ_MAX_BALLAST_KIB  16384
 #define FUZZ_MAX_SPECS        64    /* room for per-call counts: fuzz_nspecs fits */
 
 /* Every name a call may create (in ramfs): the parent removes them at the end. */

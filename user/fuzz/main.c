@@ -29,6 +29,7 @@
 #define DEFAULT_CALLS     10000
 #define DEFAULT_CHILDREN  4
 #define DEFAULT_BATCH     500
+#define DEFAULT_BALLAST   256          /* KiB each child keeps touching */
 #define MAX_CALLS         1000000000L
 #define MAX_BATCH         1000000L
 #define USAGE_EXIT        2
@@ -46,6 +47,7 @@ struct options {
     long     calls;
     int      children;
     long     batch;
+    long     ballast_kib;
     bool     dry_run;
 };
 
@@ -68,19 +70,21 @@ struct totals {
     long lost;
     long skipped;
     long no_memory;
+    long corrupt;
 };
 
 static void usage(void)
 {
     fprintf(STDERR_FILENO,
-            "usage: fuzz [-s SEED] [-n CALLS] [-c CHILDREN] [-b BATCH] [-d]\n"
+            "usage: fuzz [-s SEED] [-n CALLS] [-c CHILDREN] [-b BATCH] [-m KIB] [-d]\n"
             "  -s  seed: the same seed makes the same calls (default %d)\n"
             "  -n  calls in all, 1..%ld (default %d)\n"
             "  -c  children at once, 1..%d (default %d)\n"
             "  -b  calls per child, 1..%ld (default %d)\n"
+            "  -m  KiB of memory each child keeps writing and checking, 0..%d (default %d)\n"
             "  -d  dry run: print the checksum of the calls, make none\n",
             DEFAULT_SEED, MAX_CALLS, DEFAULT_CALLS, FUZZ_MAX_CHILDREN, DEFAULT_CHILDREN,
-            MAX_BATCH, DEFAULT_BATCH);
+            MAX_BATCH, DEFAULT_BATCH, FUZZ_MAX_BALLAST_KIB, DEFAULT_BALLAST);
     exit(USAGE_EXIT);
 }
 
@@ -97,7 +101,8 @@ static unsigned long number_arg(const char *s, unsigned long lo, unsigned long h
 
 static void parse_args(int argc, char *argv[], struct options *o)
 {
-    *o = (struct options){ DEFAULT_SEED, DEFAULT_CALLS, DEFAULT_CHILDREN, DEFAULT_BATCH, false };
+    *o = (struct options){ DEFAULT_SEED, DEFAULT_CALLS, DEFAULT_CHILDREN, DEFAULT_BATCH,
+                           DEFAULT_BALLAST, false };
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-d") == 0)
@@ -110,6 +115,8 @@ static void parse_args(int argc, char *argv[], struct options *o)
             o->children = (int)number_arg(argv[++i], 1, FUZZ_MAX_CHILDREN, 10);
         else if (strcmp(a, "-b") == 0)
             o->batch = (long)number_arg(argv[++i], 1, MAX_BATCH, 10);
+        else if (strcmp(a, "-m") == 0)
+            o->ballast_kib = (long)number_arg(argv[++i], 0, FUZZ_MAX_BALLAST_KIB, 10);
         else
             usage();
     }
@@ -232,7 +239,7 @@ static void start_child(const struct options *o, struct fuzz_world *w, struct sl
         default_signals();
         /* Half the batches run outside the console's session, half in it
          * (where tcsetpgrp and the console's groups can be reached). */
-        run_batch(w, o->seed, s->batch, s->from, s->to, path, s->batch & 1);
+        run_batch(w, o->seed, s->batch, s->from, s->to, path, s->batch & 1, o->ballast_kib);
     }
     if (pid > 0) {                      /* else EAGAIN: the next round tries again */
         s->pid = pid;
@@ -261,6 +268,8 @@ static void account(const struct options *o, struct totals *t, struct slot *s, i
     s->pid = 0;
     if (FL_WIFEXITED(status) && FL_WEXITSTATUS(status) == FUZZ_EXIT_NO_MEMORY)
         t->no_memory++;
+    if (FL_WIFEXITED(status) && FL_WEXITSTATUS(status) == FUZZ_EXIT_CORRUPT)
+        t->corrupt++;
     if (!FL_WIFEXITED(status)) {
         t->killed++;
         t->by_signal[FL_WTERMSIG(status) % NSIG]++;
@@ -312,9 +321,9 @@ static void summary(const struct options *o, const struct totals *t, long ms, in
     int n = snprintf(line, sizeof line,
                      "FL-JSON {\"fuzz\":\"done\",\"seed\":%lu,\"calls\":%ld,\"planned\":%ld,"
                      "\"children\":%ld,\"killed\":%ld,\"lost\":%ld,\"skipped\":%ld,"
-                     "\"no_memory\":%ld,\"hung\":%d,\"ms\":%ld,\"rate\":%ld,\"signals\":{",
+                     "\"no_memory\":%ld,\"corrupt\":%ld,\"hung\":%d,\"ms\":%ld,\"rate\":%ld,\"signals\":{",
                      o->seed, t->calls, o->calls, t->children, t->killed, t->lost, t->skipped,
-                     t->no_memory, hangs, ms, ms ? t->calls * 1000 / ms : 0);
+                     t->no_memory, t->corrupt, hangs, ms, ms ? t->calls * 1000 / ms : 0);
     bool first = true;
     for (int sig = 0; sig < NSIG; sig++) {
         if (t->by_signal[sig]) {
@@ -328,8 +337,8 @@ static void summary(const struct options *o, const struct totals *t, long ms, in
     n += snprintf(line + n, sizeof line - (size_t)n, "}}\n");
     emit(line, n);
     printf("fuzz: %ld calls in %ld ms (%ld/s) by %ld children, %ld killed by signals, "
-           "%ld lost, %d hung\n", t->calls, ms, ms ? t->calls * 1000 / ms : 0, t->children,
-           t->killed, t->lost, hangs);
+           "%ld lost, %ld with corrupt memory, %d hung\n", t->calls, ms,
+           ms ? t->calls * 1000 / ms : 0, t->children, t->killed, t->lost, t->corrupt, hangs);
 }
 
 static int run(const struct options *o)
@@ -340,8 +349,9 @@ static int run(const struct options *o)
     w.parent_pid = getpid();
     w.shell_pid = find_shell(w.parent_pid);
     ignore_signals();
-    printf("FL-JSON {\"fuzz\":\"start\",\"seed\":%lu,\"calls\":%ld,\"children\":%d,"
-           "\"batch\":%ld}\n", o->seed, o->calls, o->children, o->batch);
+    printf("FL-JSON {\"fuzz\":\"start\",\"pid\":%d,\"seed\":%lu,\"calls\":%ld,"
+           "\"children\":%d,\"batch\":%ld,\"ballast_kib\":%ld}\n", w.parent_pid, o->seed,
+           o->calls, o->children, o->batch, o->ballast_kib);
     long started = uptime(), last_progress = started;
     uint64_t next = 0, total = (uint64_t)batches(o);
     int hangs = 0;
@@ -389,11 +399,18 @@ static int run(const struct options *o)
     for (int i = 0; i < fuzz_nnames; i++)
         unlink(fuzz_names[i]);
     summary(o, &t, uptime() - started, hangs);
-    return hangs ? 1 : 0;
+    return hangs || t.corrupt ? 1 : 0;
 }
 
 int main(int argc, char *argv[])
 {
+    /* `fuzz -e N` exits with N at once: the children exec it, to exec a
+     * real program from a process with threads without starting another
+     * run. With no arguments at all (an exec with an empty argv), too. */
+    if (argc < 1)
+        return 0;
+    if (argc == 3 && strcmp(argv[1], "-e") == 0)
+        return atoi(argv[2]);
     struct options o;
     parse_args(argc, argv, &o);
     if (o.dry_run) {

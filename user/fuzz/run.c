@@ -31,8 +31,12 @@
 #define PLAY_PAGES      8                       /* for mmap(MAP_FIXED) and munmap */
 #define PLAY_BYTES      (PLAY_PAGES * PAGE)
 #define FD_SLOTS        32                      /* the kernel has 16 per process */
-#define THREAD_STACKS   4
-#define THREAD_STACK    4096
+#define THREAD_STACKS   8
+#define THREAD_STACK    8192
+#define THREAD_CALLS    64                      /* at most, per thread */
+#define NEWLINES        64
+#define BALLAST_STRIDE  7                       /* pages between touches: jump around */
+#define BALLAST_TOUCHES 4                       /* pages touched after each call */
 #define USER_TOP        0x4000000000UL          /* Sv39: user space is [0, 256 GiB) */
 #define KERNEL_ADDR     0xffffffc080200000UL    /* kernel text: mapped, not for users */
 #define NONCANONICAL    0x8000000000000000UL
@@ -74,7 +78,7 @@ enum { N_NULL, N_PRIVATE, N_PROGRAM, N_ROOT, N_DEVNULL, N_CONSOLE, N_NOSUCH, N_E
 enum { V_NULL, V_OK, V_MANY, V_KERNEL, V_BADENTRY, V_OPEN_ENDED, V_UNMAPPED,
        V_MISALIGNED, V_KINDS };
 enum { M_NULL, M_PLAY, M_PLAY_MISALIGNED, M_KERNEL, M_TOP_PAGE, M_TOP, M_NONCANON,
-       M_STACK, M_RANDOM, M_TEXT, M_HEAP, M_REGION, M_KINDS };
+       M_STACK, M_RANDOM, M_TEXT, M_HEAP, M_REGION, M_BALLAST, M_KINDS };
 enum { Z_ZERO, Z_ONE, Z_FEW, Z_KINDS };
 enum { C_OK, C_NULL, C_KERNEL, C_DATA, C_MISALIGNED, C_NONCANON, C_TOP, C_KINDS };
 enum { K_OK, K_NULL, K_KERNEL, K_REGION_END, K_MISALIGNED, K_UNMAPPED, K_TEXT, K_KINDS };
@@ -94,21 +98,22 @@ struct child {
     uint8_t  fd[FD_SLOTS];                      /* enum fd_kind per descriptor */
     char    *region;                            /* REGION_BYTES, then a guard page */
     char    *play;                              /* PLAY_BYTES */
+    uint64_t *ballast;                          /* memory the child keeps touching */
+    long     ballast_pages;
+    uint64_t salt;                              /* makes its pages' contents its own */
     char    *image_end;                         /* the end of the program's bss */
     uintptr_t stack_low;
+    int      pending_stack;                     /* thread_create's, until it returns */
     char     long_path[LONG_PATH + 1];
     char    *many_argv[ARGV_MANY];
 };
 
 static struct child self;
 static char thread_stacks[THREAD_STACKS][THREAD_STACK] __attribute__((aligned(16)));
+static int stack_busy[THREAD_STACKS];
 extern char _end[];                             /* user.ld: the end of the image */
 
-static void fuzz_thread(long a0, long a1)
-{
-    (void)a1;
-    thread_exit(a0);
-}
+static void fuzz_thread(long seed, long calls);
 
 static uintptr_t region_end(void) { return (uintptr_t)self.region + REGION_BYTES; }
 
@@ -294,13 +299,22 @@ static uint64_t place_string(const char *s)
     return (uintptr_t)at;
 }
 
+/* exec's argument strings: apart from the path, which ends at the guard. */
+static uint64_t place_arg(int i, const char *s)
+{
+    char *at = self.region + PAGE + (size_t)i * FL_PATH_MAX;
+    strlcpy(at, s, FL_PATH_MAX);
+    return (uintptr_t)at;
+}
+
 static uint64_t path_value(int kind, uint64_t raw, bool for_exec)
 {
     switch (kind) {
     case N_NULL:      return 0;
     case N_PRIVATE:   return place_string(fuzz_names[raw % PRIVATE_NAMES]);
-    /* exec of a real program would run it: a path that names nothing instead */
-    case N_PROGRAM:   return place_string(for_exec ? "/fz-none" : "/echo");
+    /* exec runs fuzz itself, which then exits at once (with -e: see
+     * constrain); any other program would do what it does. */
+    case N_PROGRAM:   return place_string(for_exec ? "/fuzz" : "/echo");
     case N_ROOT:      return place_string("/");
     case N_DEVNULL:   return place_string("/dev/null");
     case N_CONSOLE:   return place_string("/dev/console");
@@ -325,15 +339,15 @@ static uint64_t argv_value(int kind, uint64_t raw)
     char **v = (char **)self.region;        /* the strings go at the region's end */
     switch (kind) {
     case V_NULL:       return 0;
-    case V_OK:         v[0] = (char *)place_string("fz"); v[1] = NULL; return (uintptr_t)v;
+    case V_OK:         v[0] = (char *)place_arg(0, "fz"); v[1] = NULL; return (uintptr_t)v;
     case V_MANY:       return (uintptr_t)self.many_argv;
     case V_KERNEL:     return KERNEL_ADDR;
-    case V_BADENTRY:   v[0] = (char *)place_string("fz");
+    case V_BADENTRY:   v[0] = (char *)place_arg(0, "fz");
                        v[1] = (char *)(KERNEL_ADDR + raw % PAGE); v[2] = NULL;
                        return (uintptr_t)v;
     case V_OPEN_ENDED: {                    /* entries up to the guard page, no NULL */
         char **end = (char **)region_end();
-        char *s = (char *)place_string("fz");
+        char *s = (char *)place_arg(0, "fz");
         char **at = end - 1 - raw % 8;
         for (char **p = at; p < end; p++)
             *p = s;
@@ -358,7 +372,8 @@ static uint64_t addr_value(int kind, uint64_t raw)
     case M_RANDOM:    return raw % USER_TOP & ~(PAGE - 1);
     case M_TEXT:      return (uintptr_t)fuzz_thread & ~(PAGE - 1);
     case M_HEAP:      return (uintptr_t)sbrk(0);
-    default:          return (uintptr_t)self.region;
+    case M_REGION:    return (uintptr_t)self.region;
+    default:          return (uintptr_t)self.ballast + (raw % self.ballast_pages) * PAGE;
     }
 }
 
@@ -379,7 +394,10 @@ static void keep_off_self(uint64_t *addr, uint64_t *len, bool allow_stack)
     uint64_t image_lo = 0, image_hi = (uintptr_t)self.image_end;
     uint64_t reg_lo = (uintptr_t)self.region, reg_hi = region_end() + PAGE;
     uint64_t stack_lo = self.stack_low;
+    uint64_t ballast_lo = (uintptr_t)self.ballast;
+    uint64_t ballast_hi = ballast_lo + (uint64_t)self.ballast_pages * PAGE;
     if (overlaps(a, n, image_lo, image_hi) || overlaps(a, n, reg_lo, reg_hi) ||
+        overlaps(a, n, ballast_lo, ballast_hi) ||
         (!allow_stack && overlaps(a, n, stack_lo, USER_TOP))) {
         *addr = (uintptr_t)self.play + (a % PLAY_PAGES) * PAGE;
         *len = MIN(n, (uintptr_t)self.play + PLAY_BYTES - *addr);
@@ -456,16 +474,25 @@ static bool reaches_parent(uint64_t target)
 }
 
 /* Applies the constraints; returns true if the call may end the child. */
-static bool constrain(const struct fuzz_call *c, long nr, uint64_t *a)
+static bool constrain(const struct fuzz_call *c, long nr, uint64_t *a, bool in_thread)
 {
+    static const char newlines[NEWLINES + 1] =
+        "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n"
+        "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n";
     switch (nr) {
     case SYS_read:
         if (may_be_console(a[0]))
             a[2] = 0;
         return false;
     case SYS_write:
-        if (may_be_console(a[0]))
+        /* A thread's view of the fd table may be stale (the main thread
+         * closes and opens meanwhile): it writes only empty lines. */
+        if (in_thread) {
+            a[1] = (uintptr_t)newlines;
+            a[2] = MIN(a[2], (uint64_t)NEWLINES);
+        } else if (may_be_console(a[0])) {
             a[1] = bad_ptr_value(c->raw[1]);
+        }
         return false;
     case SYS_kill:
         if (LOW32(a[1]) == SIGKILL && reaches_parent(a[0]))
@@ -483,9 +510,40 @@ static bool constrain(const struct fuzz_call *c, long nr, uint64_t *a)
         keep_off_self(&a[0], &a[1], true);   /* munmap of the stack must be refused */
         return false;
     case SYS_exec:
+        if (c->kind[0] == N_PROGRAM) {
+            /* fuzz itself, told to exit at once: an argv the kernel might
+             * accept is replaced (fuzz with other arguments would fuzz). */
+            int k = c->kind[1];
+            if (k == V_OK || k == V_NULL || k == V_MANY || k == V_MISALIGNED) {
+                char **v = (char **)self.region;
+                char code[4] = { (char)('0' + c->raw[1] % 4), '\0' };
+                v[0] = (char *)place_arg(0, "fuzz");
+                v[1] = (char *)place_arg(1, "-e");
+                v[2] = (char *)place_arg(2, code);
+                v[3] = NULL;
+                a[1] = (uintptr_t)v;
+            }
+            return true;
+        }
         return c->kind[0] == N_PRIVATE || c->kind[0] == N_RELATIVE;
     case SYS_thread_create:
-        return !(c->kind[0] == C_OK && (c->kind[1] == K_OK || c->kind[1] == K_REGION_END));
+        if (c->kind[0] == C_OK && c->kind[1] == K_OK) {
+            /* A stack no other thread runs on, and its own calls to make. */
+            int i = (int)(c->raw[1] % THREAD_STACKS);
+            for (int k = 0; k < THREAD_STACKS && stack_busy[i]; k++)
+                i = (i + 1) % THREAD_STACKS;
+            __atomic_store_n(&stack_busy[i], 1, __ATOMIC_RELAXED);
+            self.pending_stack = i;
+            a[1] = (uintptr_t)thread_stacks[i] + THREAD_STACK;
+            a[2] = c->raw[2];
+            a[3] = 1 + c->raw[3] % THREAD_CALLS;
+            return false;
+        }
+        if (c->kind[0] == C_OK && c->kind[1] == K_REGION_END) {
+            a[3] = 0;                         /* its stack is the buffers: no calls */
+            return false;
+        }
+        return true;
     default:
         return fuzz_specs[c->spec].fate == F_MAY_END && nr != SYS_sigaction;
     }
@@ -494,6 +552,10 @@ static bool constrain(const struct fuzz_call *c, long nr, uint64_t *a)
 /* Keeps the fd table in step with what the call did. */
 static void track(const struct fuzz_call *c, long nr, const uint64_t *a, long r)
 {
+    if (r < 0 && nr == SYS_thread_create && self.pending_stack >= 0) {
+        __atomic_store_n(&stack_busy[self.pending_stack], 0, __ATOMIC_RELAXED);
+        self.pending_stack = -1;
+    }
     if (r < 0)
         return;
     switch (nr) {
@@ -520,10 +582,55 @@ static void track(const struct fuzz_call *c, long nr, const uint64_t *a, long r)
         break;
     case SYS_thread_create:
         self.last_thread = (int)r;
+        self.pending_stack = -1;
         break;
     default:
         break;
     }
+}
+
+/* What a thread may call: file and memory calls that race with the main
+ * thread's on the shared fd table and address space. */
+static bool thread_call(long nr)
+{
+    static const long allowed[] = {
+        SYS_read, SYS_write, SYS_open, SYS_close, SYS_dup, SYS_fstat, SYS_readdir,
+        SYS_mmap, SYS_munmap, SYS_sbrk, SYS_yield, SYS_unlink, SYS_fork, SYS_vmctl,
+        SYS_getpid, SYS_gettid, SYS_sigprocmask, SYS_sleep, SYS_procinfo, SYS_thread_join,
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(allowed); i++)
+        if (allowed[i] == nr)
+            return true;
+    return false;
+}
+
+#define THREAD_SALT 0x7468726561640aULL   /* a thread's calls apart from the batches' */
+
+/* A thread of the child: `calls` calls of its own (not counted: they come
+ * on top of the batch's), then it frees its stack and exits. */
+static void fuzz_thread(long seed, long calls)
+{
+    struct fuzz_gen g;
+    struct fuzz_call c;
+    gen_start(&g, (uint64_t)seed, THREAD_SALT);
+    for (long done = 0; done < calls; done++) {
+        gen_next(&g, &c);
+        long nr = fuzz_specs[c.spec].nr;
+        if (!thread_call(nr))
+            continue;
+        uint64_t a[FUZZ_MAX_ARGS] = { 0 };
+        for (int i = 0; i < FUZZ_MAX_ARGS; i++)
+            a[i] = fuzz_specs[c.spec].args[i] == A_NONE ? 0 : value(&c, i, nr);
+        constrain(&c, nr, a, true);
+        long r = raw_syscall(nr, (long)a[0], (long)a[1], (long)a[2], (long)a[3], (long)a[4],
+                             (long)a[5]);
+        track(&c, nr, a, r);
+    }
+    uintptr_t sp = (uintptr_t)&g;
+    for (int i = 0; i < THREAD_STACKS; i++)
+        if (sp >= (uintptr_t)thread_stacks[i] && sp < (uintptr_t)thread_stacks[i] + THREAD_STACK)
+            __atomic_store_n(&stack_busy[i], 0, __ATOMIC_RELEASE);
+    thread_exit(0);          /* the stub touches no stack: the slot may be reused now */
 }
 
 static void checkpoint(const char *path, long done)
@@ -537,8 +644,41 @@ static void checkpoint(const char *path, long done)
     close(fd);
 }
 
-static bool map_regions(void)
+/* One page of the ballast per call: it must hold what the child last
+ * wrote there (or zero, if nothing yet), however often the memory manager
+ * moved it to the disk and back meanwhile. Words per page: [0] the page's
+ * stamp, [1] its complement. */
+static uint8_t ballast_written[FUZZ_MAX_BALLAST_KIB * 1024 / PAGE];
+static void touch_ballast(long call)
 {
+    if (!self.ballast_pages)
+        return;
+    long page = (call * BALLAST_STRIDE) % self.ballast_pages;
+    uint64_t *w = self.ballast + (size_t)page * (PAGE / sizeof(uint64_t));
+    uint64_t want = self.salt ^ (uint64_t)page;
+    if (ballast_written[page]) {
+        if (w[0] != want || w[1] != ~want) {
+            printf("fuzz: pid %d: ballast page %ld holds %lx %lx, expected %lx %lx\n",
+                   self.pid, page, (unsigned long)w[0], (unsigned long)w[1],
+                   (unsigned long)want, (unsigned long)~want);
+            exit(FUZZ_EXIT_CORRUPT);
+        }
+    }
+    w[0] = want;
+    w[1] = ~want;
+    ballast_written[page] = 1;
+}
+
+static bool map_regions(long ballast_kib)
+{
+    long pages = ballast_kib * 1024 / (long)PAGE;
+    if (pages) {
+        uint64_t *b = mmap(NULL, (size_t)pages * PAGE, FL_PROT_READ | FL_PROT_WRITE, FL_MAP_ANON);
+        if (ptr_error(b))
+            return false;
+        self.ballast = b;
+        self.ballast_pages = pages;
+    }
     char *r = mmap(NULL, REGION_BYTES + PAGE, FL_PROT_READ | FL_PROT_WRITE, FL_MAP_ANON);
     if (ptr_error(r))
         return false;
@@ -553,11 +693,13 @@ static bool map_regions(void)
 }
 
 _Noreturn void run_batch(const struct fuzz_world *w, uint64_t seed, uint64_t batch,
-                         long from, long to, const char *checkpoint_path, bool own_session)
+                         long from, long to, const char *checkpoint_path, bool own_session,
+                         long ballast_kib)
 {
     self.w = w;
     self.pid = getpid();
     self.tid = gettid();
+    self.pending_stack = -1;
     self.image_end = _end;
     uintptr_t sp = (uintptr_t)&sp;
     self.stack_low = (sp & ~(PAGE - 1)) - STACK_SPAN;
@@ -574,7 +716,8 @@ _Noreturn void run_batch(const struct fuzz_world *w, uint64_t seed, uint64_t bat
     else
         setpgid(0, 0);
     checkpoint(checkpoint_path, from);
-    if (!map_regions())
+    self.salt = seed ^ (batch << 32) ^ (uint64_t)self.pid;
+    if (!map_regions(ballast_kib))
         exit(FUZZ_EXIT_NO_MEMORY);
 
     struct fuzz_gen g;
@@ -590,12 +733,14 @@ _Noreturn void run_batch(const struct fuzz_world *w, uint64_t seed, uint64_t bat
         uint64_t a[FUZZ_MAX_ARGS] = { 0 };
         for (int i = 0; i < FUZZ_MAX_ARGS; i++)
             a[i] = s->args[i] == A_NONE ? 0 : value(&c, i, nr);
-        bool may_end = constrain(&c, nr, a);
+        bool may_end = constrain(&c, nr, a, false);
         if (may_end || (done > from && done % FUZZ_CHECKPOINT_EVERY == 0))
             checkpoint(checkpoint_path, done + (may_end ? 1 : 0));
         long r = raw_syscall(nr, (long)a[0], (long)a[1], (long)a[2], (long)a[3], (long)a[4],
                              (long)a[5]);
         track(&c, nr, a, r);
+        for (int t = 0; t < BALLAST_TOUCHES; t++)
+            touch_ballast(done * BALLAST_TOUCHES + t);
     }
     checkpoint(checkpoint_path, to);
     exit(0);
