@@ -16,7 +16,7 @@
 #include "meter.h"
 #include "mm.h"
 #include "uart.h"
-#include "plic.h"
+#include "irq.h"
 #include "blk.h"
 #include "blk_selftest.h"
 #include "printk.h"
@@ -64,10 +64,6 @@ static void setup_cpus(uint64_t boot_hartid)
     for (uint32_t i = 0; i < ncpus; i++) {
         cpus[i].id = i;
         cpus[i].active_root = 0;
-        cpus[i].plic_context = FDT_NO_CONTEXT;
-        for (int h = 0; h < board.nharts; h++)
-            if (board.hart_ids[h] == cpus[i].hartid)
-                cpus[i].plic_context = board.plic_s_context[h];
     }
 }
 
@@ -300,14 +296,11 @@ _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)
     if (!params.quiet)
         kprintf("faultline: ipi: %s\n", ipi);
 
-    if (board.plic.present && cpus[0].plic_context != FDT_NO_CONTEXT) {
-        plic_init(board.plic.base);
-        plic_hart_init(cpus[0].plic_context);
-        if (board.uart.present)
-            plic_enable(board.uart.irq, cpus[0].plic_context);
-    } else {
-        kprintf("faultline: no PLIC context for the boot hart: no console input\n");
-    }
+    const char *no_irqs = arch_irq_init();
+    if (no_irqs)
+        kprintf("faultline: no device interrupts (%s): no console input\n", no_irqs);
+    else if (board.uart.present)
+        uart_attach_irq(board.uart.irq);
     blk_init();          /* no I/O: only finds, negotiates and routes the interrupt */
     const void *initrd = board.initrd_end > board.initrd_start ? (const void *)PA_TO_KVA(board.initrd_start) : NULL;
     files_init(initrd, board.initrd_end - board.initrd_start);
@@ -335,8 +328,7 @@ _Noreturn void secondary_main(uint64_t hartid, uint64_t cpu_index)
     mmu_activate(kernel_pagetable);
     c->active_root = kernel_pagetable;
     arch_hart_init(c);
-    if (board.plic.present && c->plic_context != FDT_NO_CONTEXT)
-        plic_hart_init(c->plic_context);
+    arch_irq_hart_init(c);
     __atomic_store_n(&c->online, true, __ATOMIC_SEQ_CST);
     if (!params.quiet)
         kprintf("faultline: hart %lu online\n", hartid);

@@ -11,6 +11,7 @@
 #include "meter.h"
 #include "vmstat.h"
 #include "usercopy.h"
+#include "irq.h"
 #include <faultline/errno.h>
 
 /* A fault that spent time switched out (waiting for the disk or for
@@ -148,7 +149,7 @@ bool trap_interrupt(enum trap_irq irq)
         ipi_interrupt();
         return false;
     case TRAP_IRQ_DEVICE:
-        arch_device_interrupt();
+        irq_handle();
         return false;
     }
     panic("unexpected interrupt %d", (int)irq);

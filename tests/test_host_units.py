@@ -50,6 +50,7 @@ PROGRAMS = {
     "swapmap": ["kernel/mm/swapmap.c"],
     "clock_replace": ["kernel/mm/clock_replace.c", "kernel/mm/coremap.c"],
     "kstrlcpy": ["kernel/lib/kstrlcpy.c"],
+    "irq": ["kernel/irq.c"],
     # the formatter of user/nroff/, all but main.c (its only system calls)
     "nroff": ["user/nroff/fmt.c", "user/nroff/request.c", "user/nroff/man.c",
               "user/nroff/text.c", "user/nroff/line.c", "user/nroff/page.c",

@@ -8,6 +8,7 @@
 
 #include "types.h"
 #include <arch/arch.h>
+#include "irq.h"
 
 struct cpu;
 
@@ -38,6 +39,9 @@ void arch_timer_program(uint64_t deadline);          /* in arch_read_time() unit
 const char *arch_ipi_init(void);
 void arch_ipi_send(uint32_t hartid);
 void arch_ipi_clear(void);
+
+/* --- interrupt controller: arch_irq_init, arch_irq_hart_init,
+ *     arch_irq_enable, arch_irq_claim, arch_irq_complete (irq.h) --- */
 
 /* --- counters --- */
 /* True if the cycle and instret counters count retired instructions

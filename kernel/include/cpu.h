@@ -11,7 +11,6 @@ struct thread;
 struct cpu {
     uint32_t id;              /* logical number 0..ncpus-1 (what users see as "hart") */
     uint32_t hartid;          /* the hardware hart id (mhartid) */
-    uint32_t plic_context;    /* its S-mode PLIC context, FDT_NO_CONTEXT if none */
     struct thread *current;   /* thread running on this hart, NULL in the scheduler */
     struct context scheduler; /* the scheduler loop's saved registers */
     int      irq_off_depth;   /* nesting of irq_save() */
@@ -26,6 +25,7 @@ struct cpu {
      * sleep for it (tlb_flush_wait). */
     uint64_t tlb_flush_asked, tlb_flush_done;
     uint32_t tlb_flush_waiters;
+    struct arch_cpu arch;     /* the port's own per-hart state (<arch/arch.h>) */
 };
 
 #define IPI_RESCHEDULE  0x1   /* a thread became runnable: look again */

@@ -82,7 +82,5 @@ void trap_kernel_interrupt(enum trap_irq irq);
 /* The hardware's name for the trap ("load page fault"), for kill lines
  * and panics. */
 const char *arch_trap_name(const struct trap_record *tr);
-/* Claims and handles a pending device interrupt on this hart. */
-void arch_device_interrupt(void);
 
 #endif

@@ -11,10 +11,6 @@
 #include "signal.h"
 #include "syscall.h"
 #include "usercopy.h"
-#include "board.h"
-#include "plic.h"
-#include "uart.h"
-#include "blk.h"
 #include "printk.h"
 #include "meter.h"
 #include <faultline/abi.h>
@@ -93,21 +89,6 @@ const char *arch_trap_name(const struct trap_record *tr)
     case EXC_STORE_PAGE_FAULT: return "store page fault";
     default:                   return "unknown exception";
     }
-}
-
-void arch_device_interrupt(void)
-{
-    uint32_t ctx = this_cpu()->plic_context;
-    if (ctx == FDT_NO_CONTEXT)
-        return;
-    uint32_t irq = plic_claim(ctx);
-    if (!irq)
-        return;
-    if (board.uart.present && irq == board.uart.irq)
-        uart_interrupt();
-    else if (blk_irq() && irq == blk_irq())
-        blk_intr();
-    plic_complete(ctx, irq);
 }
 
 /* The interrupt an scause names, for the portable kernel. */

@@ -77,6 +77,12 @@ struct kframe {
 };
 _Static_assert(sizeof(struct kframe) == KF_SIZE, "trap.S kernel frame");
 
+/* What the riscv64 port keeps per hart (struct cpu's arch member). */
+struct arch_cpu {
+    uint32_t plic_context;    /* the hart's S-mode PLIC context, FDT_NO_CONTEXT if none
+                                 (plic.c fills it in arch_irq_init) */
+};
+
 /* Callee-saved registers: what context_switch keeps across a switch. */
 struct context {
     uint64_t ra, sp;
