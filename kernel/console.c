@@ -33,7 +33,7 @@
 #include "pgrp.h"
 #include "usercopy.h"
 #include "config.h"
-#include <arch/sbi.h>
+#include "arch_api.h"
 #include <faultline/errno.h>
 
 #define CTRL(c)   ((c) - '@')
@@ -65,7 +65,7 @@ static void out(char c)
             uart_putc('\r');
         uart_putc(c);
     } else {
-        sbi_console_putchar(c);
+        arch_early_putchar(c);
     }
 }
 

@@ -25,7 +25,6 @@
 #include "aspace.h"
 #include <faultline/errno.h>
 #include <arch/arch.h>
-#include <arch/sbi.h>
 
 #define MIB (1024UL * 1024UL)
 
@@ -39,7 +38,7 @@ extern char __kernel_end[];
 static _Noreturn void early_fail(const char *msg)
 {
     for (const char *s = msg; *s; s++)
-        sbi_console_putchar(*s);
+        arch_early_putchar(*s);
     arch_poweroff(EXIT_CODE_PANIC);
 }
 
@@ -277,7 +276,7 @@ _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)
         fdt_failed(rc);
     if (board.uart.present)
         uart_init(board.uart.base);
-    kprintf("\nfaultline %s (riscv64) booting on hart %lu\n", FAULTLINE_VERSION, hartid);
+    kprintf("\nfaultline %s (%s) booting on hart %lu\n", FAULTLINE_VERSION, ARCH_NAME, hartid);
 
     char err[BOOT_ERROR_MAX];
     if (board.bootargs_too_long)

@@ -49,6 +49,12 @@ void arch_ipi_clear(void);
  * they follow the host's clock. Boot hart, before other harts start. */
 bool arch_counters_probe(unsigned *shift);
 
+/* --- early console --- */
+/* Writes one byte where the firmware or the board puts text before any
+ * console driver is known (a damaged device tree, output before the UART
+ * is set up). Slow, polled, always there. */
+void arch_early_putchar(int c);
+
 /* --- power --- */
 _Noreturn void arch_poweroff(int code);
 

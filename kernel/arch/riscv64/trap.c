@@ -16,21 +16,8 @@
 #include <faultline/abi.h>
 #include <faultline/errno.h>
 
-/* The signal frame as usercopy.S writes and reads it. */
-_Static_assert(offsetof(struct fl_sigframe, magic) == 0, "usercopy.S SF_MAGIC");
-_Static_assert(offsetof(struct fl_sigframe, regs) == 8, "usercopy.S SF_REGS");
-_Static_assert(offsetof(struct fl_sigframe, sig) == 264, "usercopy.S SF_SIG");
-_Static_assert(offsetof(struct fl_sigframe, addr) == 272, "usercopy.S SF_ADDR");
-_Static_assert(offsetof(struct fl_sigframe, blocked) == 280, "usercopy.S SF_BLOCKED");
-_Static_assert(sizeof(struct fl_sigframe) == 288, "usercopy.S SF_SIZE");
-/* What usercopy.S's fast sigreturn reads of the thread and its process. */
-_Static_assert(offsetof(struct thread, proc) == THREAD_PROC, "arch.h THREAD_PROC");
-_Static_assert(offsetof(struct thread, sig_pending) == THREAD_SIG_PENDING, "arch.h THREAD_SIG_PENDING");
-_Static_assert(offsetof(struct thread, sig_blocked) == THREAD_SIG_BLOCKED, "arch.h THREAD_SIG_BLOCKED");
-_Static_assert(offsetof(struct proc, killed) == PROC_KILLED, "arch.h PROC_KILLED");
-_Static_assert(sizeof(((struct proc *)0)->killed) == 4, "usercopy.S loads killed as a word");
-_Static_assert(offsetof(struct proc, sig_pending) == PROC_SIG_PENDING, "arch.h PROC_SIG_PENDING");
-_Static_assert(SIG_UNBLOCKABLE == FL_SIGMASK(SIGKILL), "arch.h SIG_UNBLOCKABLE");
+/* The offsets usercopy.S and trap.S read of the signal frame, struct
+ * thread, struct proc and struct cpu are generated (asm_offsets.c). */
 /* Loaded by usercopy.S: a 64-bit constant is one load there, not six instructions. */
 const uint64_t arch_sigframe_magic = FL_SIGFRAME_MAGIC;
 
