@@ -17,7 +17,7 @@ struct cpu {
     bool     irq_were_on;     /* interrupt state before the outermost irq_save() */
     bool     online;
     bool     idle;            /* in wfi, waiting for work: wake it with an IPI */
-    uint64_t active_root;     /* page table loaded in satp (avoid needless switches) */
+    uint64_t active_root;     /* page table the MMU uses now (avoid needless switches) */
     uint64_t next_tick;       /* next timer deadline (arch time units) */
     volatile uint32_t ipi_pending; /* IPI_* request bits */
     /* TLB shootdown tickets (tlb_flush_ask): asked is bumped by each

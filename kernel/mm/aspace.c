@@ -205,7 +205,7 @@ void aspace_totals(uint64_t *resident, uint64_t *swapped)
 }
 
 /*
- * Every hart whose satp holds as->root may cache its translations (the
+ * Every hart whose page-table root register holds as->root may cache its translations (the
  * scheduler switches tables lazily). Ask each to flush, and wait until all
  * have. Waiting sleeps (tlb_flush_wait): under -icount QEMU runs the harts
  * in turn, and the other hart can only run once this one idles; a yield

@@ -2,7 +2,7 @@
  * RISC-V platform-level interrupt controller: the riscv64 implementation
  * of the arch_irq_* interface (irq.h). Each hart reaches the PLIC through
  * its S-mode context, whose number the device tree gives
- * (board.plic_s_context, from the PLIC's interrupts-extended); every
+ * (board.arch.plic_s_context, from the PLIC's interrupts-extended); every
  * device line is routed to the boot hart's context only, so other harts
  * (and their -icount measurements) never see device interrupts.
  */
@@ -28,20 +28,20 @@ static uint32_t context_of(uint32_t hartid)
 {
     for (int h = 0; h < board.nharts; h++)
         if (board.hart_ids[h] == hartid)
-            return board.plic_s_context[h];
+            return board.arch.plic_s_context[h];
     return FDT_NO_CONTEXT;
 }
 
 const char *arch_irq_init(void)
 {
     for (uint32_t i = 0; i < ncpus; i++)
-        cpus[i].arch.plic_context = board.plic.present ? context_of(cpus[i].hartid)
+        cpus[i].arch.plic_context = board.arch.plic.present ? context_of(cpus[i].hartid)
                                                        : FDT_NO_CONTEXT;
-    if (!board.plic.present)
+    if (!board.arch.plic.present)
         return "the device tree has no PLIC";
     if (cpus[0].arch.plic_context == FDT_NO_CONTEXT)
         return "no PLIC context for the boot hart";
-    plic = PA_TO_KVA(board.plic.base);
+    plic = PA_TO_KVA(board.arch.plic.base);
     arch_irq_hart_init(&cpus[0]);
     return NULL;
 }
@@ -56,7 +56,7 @@ int arch_irq_enable(uint32_t irq)
 {
     if (!plic)
         return -ENODEV;
-    if (irq == 0 || (board.plic_ndev && irq > board.plic_ndev))
+    if (irq == 0 || (board.arch.plic_ndev && irq > board.arch.plic_ndev))
         return -EINVAL;
     uint32_t ctx = cpus[0].arch.plic_context;
     *reg(PLIC_PRIORITY(irq)) = PLIC_PRIORITY_DEVICE;
