@@ -180,7 +180,7 @@ gdb: ## attach gdb-multiarch to the QEMU of `make qemu-gdb`, with the kernel's s
 test: ## build, then run every test: host unit tests and QEMU integration tests
 	@$(PYTHON) tools/setup.py --test
 	@$(MAKE) --no-print-directory all
-	FL_BUILD=$(BUILD) $(PYTHON) -m pytest -q -n 2 tests
+	FL_BUILD=$(BUILD) FL_ARCH=$(ARCH_QEMU) $(PYTHON) -m pytest -q -n 2 tests
 
 # Microbenchmarks under -icount: one boot per configuration they need
 # (default mm with a disk and CPUS harts; mm=swap for swapin; meters=off),
