@@ -70,6 +70,10 @@
                                         free-running 32-bit indexes wrap cleanly */
 #define CONSOLE_READ_CHUNK  256      /* bytes a read copies out per step (a kernel-stack buffer) */
 
+/* --- device interrupts (kernel/irq.c) --- */
+#define IRQ_LINES           128      /* interrupt lines a handler may be registered for:
+                                        QEMU virt's PLIC has 95 (riscv,ndev) */
+
 /* --- boot --- */
 #define BOOTARGS_MAX        256
 #define MIN_USABLE_MEMORY   (2UL * 1024 * 1024)  /* mem= below this cannot hold the kernel's own tables */
