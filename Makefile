@@ -8,6 +8,20 @@
 # ----- knobs ------------------------------------------------------------------
 # A knob documents itself with a `## NAME: text` line just above it.
 
+## ARCH: the port to build, a directory under kernel/arch/ (riscv64, the only one so far)
+ARCH    ?= riscv64
+# Everything the port decides (cross compiler, -march flags, linker script,
+# QEMU machine) comes from its arch.mk; an unknown ARCH stops here, before
+# anything is built, naming the ports there are.
+ARCH_PORTS := $(sort $(notdir $(wildcard kernel/arch/*)))
+ifneq ($(words $(ARCH)),1)
+$(error ARCH='$(ARCH)': name one port: $(ARCH_PORTS))
+else ifeq ($(filter $(ARCH),$(ARCH_PORTS)),)
+$(error ARCH=$(ARCH): no such port (kernel/arch/$(ARCH)/ does not exist); the ports are: $(ARCH_PORTS))
+endif
+ARCH_DIR := kernel/arch/$(ARCH)
+include $(ARCH_DIR)/arch.mk
+
 ## DEBUG: 1 = -Og -g -DFL_DEBUG build of kernel and user programs, in build-debug/
 DEBUG   ?=
 # The debug build has its own directory, so debug and optimised objects never
@@ -36,8 +50,8 @@ ICOUNT  ?=
 ## DISK_SIZE: the disk qemu attaches, disk.img in the build directory (sparse), in K, M or G; empty = no disk
 DISK_SIZE ?= 64M
 
-# Probe the usual cross prefixes; override with CROSS=...
-CROSS ?= $(shell for p in riscv64-unknown-elf- riscv64-linux-gnu- riscv64-elf-; do \
+# Probe the port's usual cross prefixes; override with CROSS=...
+CROSS ?= $(shell for p in $(ARCH_CROSS_PREFIXES); do \
            if command -v $${p}gcc >/dev/null 2>&1; then echo $$p; break; fi; done)
 
 CC      := $(CROSS)gcc
@@ -46,28 +60,33 @@ OBJCOPY := $(CROSS)objcopy
 OBJDUMP := $(CROSS)objdump
 PYTHON  ?= python3
 
-# Kernel: integer ISA only, so the kernel never touches floating-point state.
-ARCHFLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany
 COMMON_CFLAGS := -std=c11 -Wall -Wextra -Werror $(OPTFLAGS) -g -ffreestanding -fno-common \
-    -fno-stack-protector -fno-pie -fno-omit-frame-pointer -nostdlib $(ARCHFLAGS) -MMD -MP
-KCFLAGS := $(COMMON_CFLAGS) -Ikernel/include -Iinclude -Ikernel/arch/riscv64/include
-KLDFLAGS := -nostdlib -static -no-pie -T linker.ld -Wl,-z,max-page-size=4096
+    -fno-stack-protector -fno-pie -fno-omit-frame-pointer -nostdlib $(ARCH_CFLAGS) -MMD -MP
+# Generated headers (asm_offsets.h) live in the build directory.
+GEN_DIR := $(BUILD)/gen
+KCFLAGS := $(COMMON_CFLAGS) -Ikernel/include -Iinclude -I$(ARCH_DIR)/include -I$(GEN_DIR)
+KLDFLAGS := -nostdlib -static -no-pie -T $(ARCH_LDSCRIPT) -Wl,-z,max-page-size=4096
 
-KERNEL_SRCS := $(sort $(shell find kernel -name '*.c' -o -name '*.S'))
+# The portable sources and the chosen port's; never another port's, and
+# never the offsets file, which is compiled to assembly only.
+KERNEL_SRCS := $(sort $(filter-out $(ARCH_ASM_OFFSETS), \
+    $(shell find kernel -path kernel/arch -prune -o \( -name '*.c' -o -name '*.S' \) -print) \
+    $(shell find $(ARCH_DIR) -name '*.c' -o -name '*.S')))
 KERNEL_OBJS := $(patsubst %,$(BUILD)/%.o,$(KERNEL_SRCS))
+ASM_OFFSETS := $(GEN_DIR)/asm_offsets.h
 KERNEL  := $(BUILD)/kernel.elf
 INITRD  := $(BUILD)/initrd.cpio
 
-.PHONY: all kernel user initrd qemu qemu-gdb gdb test test-host clean toolchain check-toolchain \
-        bench mmbench docs-results help check-knobs
+.PHONY: all kernel user initrd qemu qemu-gdb gdb test test-debug test-host clean toolchain \
+        check-toolchain bench mmbench fuzz docs-results help check-knobs
 all: check-toolchain $(KERNEL) $(INITRD) ## build kernel, user programs and initrd (the default)
 
 kernel: $(KERNEL) ## build only the kernel, kernel.elf in the build directory
 
 check-toolchain: ## fail with what to install if no RISC-V cross compiler is found
 	@if [ -z "$(CROSS)" ]; then \
-	  echo "faultline: no RISC-V cross compiler found (tried riscv64-unknown-elf-, riscv64-linux-gnu-, riscv64-elf-)."; \
-	  echo "  On Debian/Ubuntu run:  make toolchain   (sudo apt-get install gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf qemu-system-misc gdb-multiarch)"; \
+	  echo "faultline: no $(ARCH) cross compiler found (tried $(addsuffix gcc,$(ARCH_CROSS_PREFIXES)))."; \
+	  echo "  On Debian/Ubuntu run:  make toolchain   ($(ARCH_TOOLCHAIN_HINT))"; \
 	  exit 1; fi
 
 # Installs the toolchain on Debian/Ubuntu; anywhere else it says what is needed.
@@ -79,12 +98,29 @@ $(BUILD)/%.c.o: %.c
 	@echo "  CC      $<"
 	@$(CC) $(KCFLAGS) -c $< -o $@
 
-$(BUILD)/%.S.o: %.S
+# Assembly reads offsets into portable structures from asm_offsets.h.
+$(BUILD)/%.S.o: %.S $(ASM_OFFSETS)
 	@mkdir -p $(dir $@)
 	@echo "  AS      $<"
 	@$(CC) $(KCFLAGS) -D__ASSEMBLY__ -c $< -o $@
 
-$(KERNEL): $(KERNEL_OBJS) linker.ld
+# asm_offsets.h: the port's offsets file compiled to assembly, each
+# "@ASM_OFFSET NAME VALUE" marker in it turned into "#define NAME VALUE".
+# Its .d file makes a change to any header it includes regenerate it.
+$(GEN_DIR)/asm_offsets.s: $(ARCH_ASM_OFFSETS)
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	@$(CC) $(KCFLAGS) -S $< -o $@
+
+$(ASM_OFFSETS): $(GEN_DIR)/asm_offsets.s
+	@{ echo "/* Generated from $(ARCH_ASM_OFFSETS) by the Makefile: do not edit. */"; \
+	  echo "#ifndef FAULTLINE_ASM_OFFSETS_H"; echo "#define FAULTLINE_ASM_OFFSETS_H"; \
+	  sed -n 's/^.*@ASM_OFFSET \([A-Z0-9_]*\) \(-\{0,1\}[0-9][0-9]*\).*$$/#define \1 \2/p' $<; \
+	  echo "#endif"; } > $@.tmp
+	@grep -q '^#define ' $@.tmp || { echo "faultline: no offsets in $<" >&2; rm -f $@.tmp; exit 1; }
+	@mv $@.tmp $@
+
+$(KERNEL): $(KERNEL_OBJS) $(ARCH_LDSCRIPT)
 	@echo "  LD      $@"
 	@$(CC) $(KCFLAGS) $(KLDFLAGS) $(KERNEL_OBJS) -o $@ -lgcc
 	@$(OBJDUMP) -d -S $@ > $(BUILD)/kernel.asm
@@ -115,7 +151,7 @@ shquote = '$(subst ','\'',$(1))'
 # The knobs go to the runner as they were typed: it checks them all and says
 # what is wrong before anything is built or started (ICOUNT=0 is off there,
 # not "non-empty, so on"; an empty DISK_SIZE means no disk).
-RUN := $(PYTHON) tools/run.py --kernel $(KERNEL) --initrd $(INITRD) --cpus $(call shquote,$(CPUS)) \
+RUN := $(PYTHON) tools/run.py --arch $(ARCH_QEMU) --kernel $(KERNEL) --initrd $(INITRD) --cpus $(call shquote,$(CPUS)) \
        --mem $(call shquote,$(MEM)) --append $(call shquote,$(APPEND)) \
        --icount=$(call shquote,$(ICOUNT)) --disk-size=$(call shquote,$(DISK_SIZE))
 
@@ -144,7 +180,7 @@ gdb: ## attach gdb-multiarch to the QEMU of `make qemu-gdb`, with the kernel's s
 test: ## build, then run every test: host unit tests and QEMU integration tests
 	@$(PYTHON) tools/setup.py --test
 	@$(MAKE) --no-print-directory all
-	FL_BUILD=$(BUILD) $(PYTHON) -m pytest -q -n 2 tests
+	FL_BUILD=$(BUILD) FL_ARCH=$(ARCH_QEMU) $(PYTHON) -m pytest -q -n 2 tests
 
 # Microbenchmarks under -icount: one boot per configuration they need
 # (default mm with a disk and CPUS harts; mm=swap for swapin; meters=off),
@@ -155,7 +191,7 @@ test: ## build, then run every test: host unit tests and QEMU integration tests
 BENCH_OUT   = $(if $(DOCS),docs/results,$(BUILD)/bench)
 MMBENCH_OUT = $(if $(DOCS),docs/results,$(BUILD)/mmbench)
 bench: all ## microbenchmarks under -icount, one boot per configuration -> build/bench/ (DOCS=1: docs/results)
-	$(PYTHON) tools/report.py --kernel $(KERNEL) --initrd $(INITRD) --cpus $(CPUS) --mem $(MEM) \
+	$(PYTHON) tools/report.py --arch $(ARCH_QEMU) --kernel $(KERNEL) --initrd $(INITRD) --cpus $(CPUS) --mem $(MEM) \
 	  --out-dir $(BENCH_OUT) $(if $(DOCS),--docs-md docs/measurement.md)
 
 # The memory managers compared under -icount on one 4x over-committed hog
@@ -165,8 +201,21 @@ bench: all ## microbenchmarks under -icount, one boot per configuration -> build
 ## MMBENCH_RUNS: runs of each memory manager in mmbench (figures that move are shown as ranges)
 MMBENCH_RUNS ?= 3
 mmbench: all ## memory managers compared under -icount -> build/mmbench/ (DOCS=1: docs/results)
-	$(PYTHON) tools/mmbench.py --kernel $(KERNEL) --initrd $(INITRD) --repeat $(MMBENCH_RUNS) \
+	$(PYTHON) tools/mmbench.py --arch $(ARCH_QEMU) --kernel $(KERNEL) --initrd $(INITRD) --repeat $(MMBENCH_RUNS) \
 	  --out-dir $(MMBENCH_OUT) --log-dir $(BUILD)/mmbench $(if $(DOCS),--docs-md docs/measurement.md)
+
+# The random-system-call campaign (docs/fuzz.md): `fuzz` in every machine
+# configuration (both memory managers, 1 and 2 harts, with and without
+# memory pressure), FUZZ_CALLS calls shared among them; fails on a panic,
+# a hang, a silent shell or a leaked frame or swap slot. The table and
+# summary.json go to $(BUILD)/fuzz.
+## FUZZ_CALLS: system calls in all for `make fuzz`, shared equally by its configurations
+FUZZ_CALLS ?= 1000000
+## FUZZ_SEED: the seed of `make fuzz` (the same seed makes the same calls)
+FUZZ_SEED ?= 1
+fuzz: all ## random system calls in every configuration, checked for panics, hangs and leaks -> build/fuzz/
+	$(PYTHON) tools/fuzz.py --kernel $(KERNEL) --initrd $(INITRD) --calls $(FUZZ_CALLS) \
+	  --seed $(FUZZ_SEED) --out-dir $(BUILD)/fuzz
 
 # Every result kept in docs/ regenerated from one build: docs/results/* and
 # the generated blocks of docs/measurement.md (tests/test_docs.py checks
@@ -174,6 +223,11 @@ mmbench: all ## memory managers compared under -icount -> build/mmbench/ (DOCS=1
 docs-results: all ## regenerate docs/results and the figures docs/measurement.md quotes
 	@rc=0; $(MAKE) --no-print-directory bench DOCS=1 || rc=1; \
 	  $(MAKE) --no-print-directory mmbench DOCS=1 || rc=1; exit $$rc
+
+# The same suite against the DEBUG=1 build (build-debug/), whose kernel
+# checks the lock order on every acquisition (kernel/lockrank.c).
+test-debug: ## build with DEBUG=1 (lock-rank checks on), then run every test against build-debug/
+	@$(MAKE) --no-print-directory test DEBUG=1
 
 test-host: ## only the host unit tests (no QEMU, no cross build)
 	FL_BUILD=$(BUILD) $(PYTHON) -m pytest -q -m host tests

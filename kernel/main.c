@@ -16,7 +16,7 @@
 #include "meter.h"
 #include "mm.h"
 #include "uart.h"
-#include "plic.h"
+#include "irq.h"
 #include "blk.h"
 #include "blk_selftest.h"
 #include "printk.h"
@@ -25,7 +25,6 @@
 #include "aspace.h"
 #include <faultline/errno.h>
 #include <arch/arch.h>
-#include <arch/sbi.h>
 
 #define MIB (1024UL * 1024UL)
 
@@ -39,7 +38,7 @@ extern char __kernel_end[];
 static _Noreturn void early_fail(const char *msg)
 {
     for (const char *s = msg; *s; s++)
-        sbi_console_putchar(*s);
+        arch_early_putchar(*s);
     arch_poweroff(EXIT_CODE_PANIC);
 }
 
@@ -64,10 +63,6 @@ static void setup_cpus(uint64_t boot_hartid)
     for (uint32_t i = 0; i < ncpus; i++) {
         cpus[i].id = i;
         cpus[i].active_root = 0;
-        cpus[i].plic_context = FDT_NO_CONTEXT;
-        for (int h = 0; h < board.nharts; h++)
-            if (board.hart_ids[h] == cpus[i].hartid)
-                cpus[i].plic_context = board.plic_s_context[h];
     }
 }
 
@@ -214,6 +209,32 @@ static void banner(void)
     kprintf("faultline: params: %s\n", desc);
 }
 
+/*
+ * selftest=lockorder: takes a lock of a low rank while holding one of a
+ * higher rank, against the order of lockrank.h. The debug build's checks
+ * panic naming both; a release build makes no checks, says so, and boots
+ * on (the two locks are the selftest's own: nothing else ever waits for
+ * them, so taking them out of order here cannot deadlock).
+ */
+static void lockorder_selftest(void)
+{
+    static struct spinlock outer = SPINLOCK_INIT("selftest outer", LOCK_RANK_FRAMES);
+    static struct spinlock inner = SPINLOCK_INIT("selftest inner", LOCK_RANK_WAIT);
+    kprintf("faultline: selftest: lockorder: taking '%s' (rank %u) under '%s' (rank %u)\n",
+            inner.name, inner.rank, outer.name, outer.rank);
+    spin_lock(&outer);
+    spin_lock(&inner);
+    spin_unlock(&inner);
+    spin_unlock(&outer);
+#ifdef FL_DEBUG
+    panic("selftest: lockorder: the lock-rank checks let '%s' be taken under '%s'",
+          inner.name, outer.name);
+#else
+    kprintf("faultline: selftest: lockorder: not checked: this build has no lock-rank "
+            "checks (make DEBUG=1 has them)\n");
+#endif
+}
+
 /* selftest=panic|kfault: fail on purpose, to show (and test) what a kernel
  * bug looks like: the FL-PANIC line, a backtrace, QEMU's exit code 3. */
 static void run_selftest(void)
@@ -227,6 +248,9 @@ static void run_selftest(void)
         (void)*unmapped;
         break;
     }
+    case SELFTEST_LOCKORDER:
+        lockorder_selftest();
+        break;
     case SELFTEST_BLK:          /* needs sleeping: finish_boot runs it */
     case SELFTEST_NONE:
         break;
@@ -281,7 +305,7 @@ _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)
         fdt_failed(rc);
     if (board.uart.present)
         uart_init(board.uart.base);
-    kprintf("\nfaultline %s (riscv64) booting on hart %lu\n", FAULTLINE_VERSION, hartid);
+    kprintf("\nfaultline %s (%s) booting on hart %lu\n", FAULTLINE_VERSION, ARCH_NAME, hartid);
 
     char err[BOOT_ERROR_MAX];
     if (board.bootargs_too_long)
@@ -300,14 +324,11 @@ _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)
     if (!params.quiet)
         kprintf("faultline: ipi: %s\n", ipi);
 
-    if (board.plic.present && cpus[0].plic_context != FDT_NO_CONTEXT) {
-        plic_init(board.plic.base);
-        plic_hart_init(cpus[0].plic_context);
-        if (board.uart.present)
-            plic_enable(board.uart.irq, cpus[0].plic_context);
-    } else {
-        kprintf("faultline: no PLIC context for the boot hart: no console input\n");
-    }
+    const char *no_irqs = arch_irq_init();
+    if (no_irqs)
+        kprintf("faultline: no device interrupts (%s): no console input\n", no_irqs);
+    else if (board.uart.present)
+        uart_attach_irq(board.uart.irq);
     blk_init();          /* no I/O: only finds, negotiates and routes the interrupt */
     const void *initrd = board.initrd_end > board.initrd_start ? (const void *)PA_TO_KVA(board.initrd_start) : NULL;
     files_init(initrd, board.initrd_end - board.initrd_start);
@@ -335,8 +356,7 @@ _Noreturn void secondary_main(uint64_t hartid, uint64_t cpu_index)
     mmu_activate(kernel_pagetable);
     c->active_root = kernel_pagetable;
     arch_hart_init(c);
-    if (board.plic.present && c->plic_context != FDT_NO_CONTEXT)
-        plic_hart_init(c->plic_context);
+    arch_irq_hart_init(c);
     __atomic_store_n(&c->online, true, __ATOMIC_SEQ_CST);
     if (!params.quiet)
         kprintf("faultline: hart %lu online\n", hartid);

@@ -135,8 +135,9 @@ static const struct param_choice lightsys_choices[] = {
     { "on", LIGHTSYS_ON, NULL }, { "off", LIGHTSYS_OFF, NULL },
 };
 static const struct param_choice selftest_choices[] = {
-    { "none", SELFTEST_NONE, NULL }, { "panic", SELFTEST_PANIC, NULL }, { "kfault", SELFTEST_KFAULT, NULL },
-    { "blk", SELFTEST_BLK, NULL },
+    { "none", SELFTEST_NONE, NULL }, { "panic", SELFTEST_PANIC, NULL },
+    { "kfault", SELFTEST_KFAULT, NULL }, { "blk", SELFTEST_BLK, NULL },
+    { "lockorder", SELFTEST_LOCKORDER, NULL },
 };
 
 /* --- choice keys --- */

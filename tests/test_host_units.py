@@ -42,7 +42,8 @@ DTC = "dtc"
 
 # test program -> kernel sources it exercises
 PROGRAMS = {
-    "fdt": ["kernel/fdt/fdt.c", "kernel/fdt/fdt_board.c", "kernel/lib/kstrlcpy.c"],
+    "fdt": ["kernel/fdt/fdt.c", "kernel/fdt/fdt_board.c", "kernel/arch/riscv64/fdt_riscv.c",
+            "kernel/lib/kstrlcpy.c"],
     "param": ["kernel/param.c", "kernel/lib/kstrlcpy.c"],
     "elf": ["kernel/elf.c"],
     "initrd": ["kernel/initrd.c"],
@@ -51,6 +52,7 @@ PROGRAMS = {
     "clock_replace": ["kernel/mm/clock_replace.c", "kernel/mm/coremap.c"],
     "pagestate": ["kernel/mm/pagestate.c"],
     "kstrlcpy": ["kernel/lib/kstrlcpy.c"],
+    "irq": ["kernel/irq.c"],
     # the formatter of user/nroff/, all but main.c (its only system calls)
     "nroff": ["user/nroff/fmt.c", "user/nroff/request.c", "user/nroff/man.c",
               "user/nroff/text.c", "user/nroff/line.c", "user/nroff/page.c",
@@ -60,6 +62,8 @@ PROGRAMS = {
 # headers sit beside its sources (kernel/mm/). User code is built against
 # tests/host/ulib_shim/ulib.h, the C library's stand-in for ulib.
 EXTRA_CFLAGS = {
+    # the riscv64 port's half of the device-tree reader and its board part
+    "fdt": ["-Ikernel/arch/riscv64/include"],
     "swapmap": ["-Ikernel/mm"],
     "clock_replace": ["-Ikernel/mm"],
     "pagestate": ["-Ikernel/mm"],

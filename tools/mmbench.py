@@ -323,7 +323,7 @@ def run_config(args, name: str, out_dir: Path, index: int, hog_args: str) -> str
     extra, _ = CONFIGS[name]
     log_path = out_dir / f"mmbench-{name}-{index}.log"
     m = fq.Machine(args.kernel, args.initrd, workdir=out_dir, log_path=log_path,
-                   name=f"mmbench-{name}")
+                   name=f"mmbench-{name}", arch=args.arch)
     try:
         m.start(cpus=CPUS, append=f"{extra} {MEM}", icount=True,
                 disk_size=DISK_SIZE)
@@ -359,6 +359,8 @@ def logs_of(log_dir: Path, name: str) -> list:
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[1])
     p.add_argument("--kernel", default="build/kernel.elf")
+    p.add_argument("--arch", default=fq.DEFAULT_ARCH, choices=sorted(fq.ARCHES),
+                   help="the port the kernel was built for (make's ARCH)")
     p.add_argument("--initrd", default="build/initrd.cpio")
     p.add_argument("--out-dir", default="build/mmbench", type=Path,
                    help="where mm.md, mm.json and mm.png go (docs/results: make docs-results)")

@@ -217,7 +217,7 @@ def run_lat(args, run: Run, names: list, out_dir: Path) -> str:
     # may be docs/results.
     scratch = tempfile.TemporaryDirectory(prefix=f"faultline-bench-{run.name}-")
     machine = fq.Machine(args.kernel, args.initrd, workdir=scratch.name, log_path=log_path,
-                         name=f"bench-{run.name}", on_output=echo)
+                         name=f"bench-{run.name}", on_output=echo, arch=args.arch)
     cpus = run.cpus or args.cpus
     try:
         machine.start(cpus=cpus, mem=args.mem, append=run.append, icount=True,
@@ -258,6 +258,8 @@ def parse_args(argv):
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
                                 epilog="\n".join(__doc__.splitlines()[2:]))
     p.add_argument("--kernel", default="build/kernel.elf", help="kernel ELF")
+    p.add_argument("--arch", default=fq.DEFAULT_ARCH, choices=sorted(fq.ARCHES),
+                   help="the port the kernel was built for (make's ARCH)")
     p.add_argument("--initrd", default="build/initrd.cpio", help="initrd with lat")
     p.add_argument("--cpus", type=int, default=2,
                    help="harts of the runs that do not fix their own (signal_cross needs 2)")

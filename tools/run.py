@@ -64,7 +64,9 @@ def parse_args(argv):
     p.add_argument("--disk-size", help="create or resize the disk image to this size (64M)")
     p.add_argument("--build-dir", help="where GDB sockets, logs and the default disk go "
                    "(default: the kernel's directory)")
-    p.add_argument("--qemu", default=fq.QEMU, help="QEMU binary")
+    p.add_argument("--arch", default=fq.DEFAULT_ARCH, choices=sorted(fq.ARCHES),
+                   help="the port the kernel was built for (make's ARCH): picks QEMU's machine")
+    p.add_argument("--qemu", default=None, help="QEMU binary (default: the port's)")
     p.add_argument("--extra", action="append", default=[], metavar="ARG",
                    help="one more QEMU argument (repeatable)")
     mode = p.add_mutually_exclusive_group()
@@ -236,7 +238,7 @@ def run_interactive(args) -> int:
         args.kernel, args.initrd, cpus=args.cpus, mem=args.mem, append=args.append,
         icount=args.icount, disk=disk,
         console="terminal", gdb_socket=sock, gdb_wait=args.gdb,
-        extra_args=args.extra, qemu=args.qemu)
+        extra_args=args.extra, qemu=args.qemu, arch=args.arch)
     if args.dry_run:
         print(shlex.join(cmd))
         return 0
@@ -264,7 +266,7 @@ def run_batch(args) -> int:
             args.kernel, args.initrd, cpus=args.cpus, mem=args.mem, append=args.append,
             icount=args.icount, disk=disk_path(args, build_dir), console="pipe",
             extra_args=args.extra,
-            qemu=args.qemu)))
+            qemu=args.qemu, arch=args.arch)))
         return 0
     check_files(args)
     log = Path(args.log) if args.log else build_dir / "logs" / f"run-{os.getpid()}.log"
@@ -273,7 +275,7 @@ def run_batch(args) -> int:
     signal.signal(signal.SIGHUP, _raise_exit)
 
     machine = fq.Machine(args.kernel, args.initrd, workdir=build_dir, log_path=log,
-                         qemu=args.qemu, on_output=echo)
+                         qemu=args.qemu, arch=args.arch, on_output=echo)
     code = None
     try:
         machine.start(cpus=args.cpus, mem=args.mem, append=args.append, icount=args.icount,

@@ -22,10 +22,10 @@
 
 USER_AR := $(CROSS)ar
 
-# Integer-only ISA, as for the kernel: user programs save no FP state either.
+# The port's flags (ARCH_CFLAGS, its arch.mk), as for the kernel.
 # -fno-tree-loop-distribute-patterns: otherwise GCC may compile the loop in
 # memset()/memcpy() into a call to memset()/memcpy(), i.e. to itself.
-USER_CFLAGS := -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany \
+USER_CFLAGS := $(ARCH_CFLAGS) \
     -std=c11 -Wall -Wextra -Werror $(OPTFLAGS) -g -ffreestanding -fno-builtin -nostdlib \
     -fno-stack-protector -fno-pie -fno-common -fno-omit-frame-pointer \
     -fno-tree-loop-distribute-patterns -fno-asynchronous-unwind-tables \

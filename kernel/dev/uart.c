@@ -6,6 +6,8 @@
  */
 #include "uart.h"
 #include "console.h"
+#include "irq.h"
+#include "printk.h"
 #include <arch/arch.h>
 
 #define UART_RBR  0   /* receive buffer (read) */
@@ -67,7 +69,17 @@ void uart_rx_interrupts(bool on)
         wr(UART_IER, on ? IER_RX_AVAILABLE : 0);
 }
 
-void uart_interrupt(void)
+/* The UART's line fired: the console takes what was received. */
+static void uart_interrupt(void *arg)
 {
+    (void)arg;
     console_receive();
+}
+
+void uart_attach_irq(uint32_t irq)
+{
+    int rc = irq_register(irq, uart_interrupt, NULL);
+    if (rc)
+        kprintf("faultline: console: interrupt line %u refused (error %d): no console input\n",
+                irq, rc);
 }

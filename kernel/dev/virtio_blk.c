@@ -20,7 +20,7 @@
 #include "board.h"
 #include "cpu.h"
 #include "frame.h"
-#include "plic.h"
+#include "irq.h"
 #include "proc.h"
 #include "spinlock.h"
 #include "printk.h"
@@ -70,7 +70,7 @@ static struct {
     struct blk_chain chain[BLK_QUEUE_SIZE];
 } disk;
 
-static struct spinlock blk_lock = SPINLOCK_INIT("blk");
+static struct spinlock blk_lock = SPINLOCK_INIT("blk", LOCK_RANK_BLK);
 
 /* ------------------------------------------------------------------ */
 /* registers                                                           */
@@ -252,15 +252,16 @@ static const char *negotiate(uintptr_t regs)
 
 /* Where this device's interrupts go: the boot hart, like the UART's, so
  * other harts (and their -icount measurements) never see them. */
+static void blk_interrupt(void *arg);
+
 static const char *route_interrupt(const struct mmio_dev *d)
 {
-    uint32_t ctx = this_cpu()->plic_context;
-    if (!board.plic.present || ctx == FDT_NO_CONTEXT)
-        return "no interrupt controller context for the boot hart";
-    if (d->irq == 0 || (board.plic_ndev && d->irq > board.plic_ndev))
-        return "it has no usable interrupt line";
-    plic_enable(d->irq, ctx);
-    return NULL;
+    switch (irq_register(d->irq, blk_interrupt, NULL)) {
+    case 0:       return NULL;
+    case -ENODEV: return "no interrupt controller context for the boot hart";
+    case -EBUSY:  return "its interrupt line is taken by another device";
+    default:      return "it has no usable interrupt line";
+    }
 }
 
 /* Returns NULL with the device live, or why not (the device is then left
@@ -344,12 +345,6 @@ bool blk_present(void)
 uint64_t blk_capacity(void)
 {
     return blk_present() ? disk.capacity : 0;
-}
-
-uint32_t blk_irq(void)
-{
-    /* Even after a failure: a stray interrupt is still acknowledged. */
-    return disk.regs ? disk.irq : 0;
 }
 
 uint32_t blk_inflight_peak(void)
@@ -551,8 +546,11 @@ static void device_fail(void)
             chain_finish(head, -EIO);
 }
 
-void blk_intr(void)
+/* The disk's line fired (registered by route_interrupt). It stays
+ * registered after a failure: a stray interrupt is still acknowledged. */
+static void blk_interrupt(void *arg)
 {
+    (void)arg;
     if (!disk.regs)
         return;
     const char *failure = NULL;

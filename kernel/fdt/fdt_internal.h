@@ -47,14 +47,13 @@
 #define FDT_MAX_DEPTH             12
 
 /* --- the properties faultline reads, remembered per open node --- */
+#define ARCH_PROP_SLOT(slot, name) slot,
 enum prop_slot {
     PROP_REG,
     PROP_INTERRUPTS,
     PROP_COMPATIBLE,
     PROP_STATUS,
     PROP_DEVICE_TYPE,
-    PROP_ISA,
-    PROP_NDEV,
     PROP_TIMEBASE,
     PROP_BOOTARGS,
     PROP_INITRD_START,
@@ -63,17 +62,18 @@ enum prop_slot {
     PROP_SIZE_CELLS,
     PROP_PHANDLE,
     PROP_INTERRUPTS_EXT,
+    ARCH_FDT_PROPS(ARCH_PROP_SLOT)      /* the port's (<arch/board.h>) */
     PROP_SLOTS
 };
+#undef ARCH_PROP_SLOT
 
+#define ARCH_PROP_NAME(slot, name) [slot] = name,
 static const char *const prop_names[PROP_SLOTS] = {
     [PROP_REG]           = "reg",
     [PROP_INTERRUPTS]    = "interrupts",
     [PROP_COMPATIBLE]    = "compatible",
     [PROP_STATUS]        = "status",
     [PROP_DEVICE_TYPE]   = "device_type",
-    [PROP_ISA]           = "riscv,isa",
-    [PROP_NDEV]          = "riscv,ndev",
     [PROP_TIMEBASE]      = "timebase-frequency",
     [PROP_BOOTARGS]      = "bootargs",
     [PROP_INITRD_START]  = "linux,initrd-start",
@@ -82,16 +82,9 @@ static const char *const prop_names[PROP_SLOTS] = {
     [PROP_SIZE_CELLS]    = "#size-cells",
     [PROP_PHANDLE]       = "phandle",
     [PROP_INTERRUPTS_EXT] = "interrupts-extended",
+    ARCH_FDT_PROPS(ARCH_PROP_NAME)
 };
-
-/* Local interrupt numbers (RISC-V privileged spec): the PLIC context wired
- * to a hart's supervisor external interrupt is its S-mode one; the SSWI
- * register wired to its supervisor software interrupt is its IPI doorbell. */
-#define RISCV_IRQ_S_SOFTWARE 1u
-#define RISCV_IRQ_S_EXTERNAL 9u
-#define MAX_CPU_INTCS        (2 * MAX_HARTS)
-
-#define ISA_EXTENSION_SEPARATOR '_'
+#undef ARCH_PROP_NAME
 
 /* What a node is, as far as its name and its parent tell. */
 enum node_kind {
@@ -105,12 +98,7 @@ enum node_kind {
     NODE_CHOSEN,            /* /chosen */
 };
 
-/* A property value: offset of its first byte in the blob (0 = absent; a
- * value can never sit on the header) and its length. */
-struct fdt_value {
-    uint32_t off;
-    uint32_t len;
-};
+/* struct fdt_value (a property's place in the blob) is in fdt.h. */
 
 struct fdt_node {
     enum node_kind kind;
@@ -134,13 +122,7 @@ struct fdt_scan {
     bool saw_root;
     bool have_initrd_start, have_initrd_end;
     uint64_t first_cpu_timebase;  /* used when /cpus has no timebase-frequency */
-    /* Each cpu's interrupt controller by phandle, to read the PLIC's
-     * interrupts-extended and the SSWI's (which may come before or after
-     * the cpus). */
-    struct { uint32_t phandle, hartid; } intc[MAX_CPU_INTCS];
-    int nintc;
-    struct fdt_value plic_contexts;
-    struct fdt_value sswi_regs;
+    struct arch_fdt_scan arch;    /* the port's own (<arch/board.h>) */
 };
 
 /* ------------------------------------------------------------------ */
@@ -258,30 +240,6 @@ static inline char ascii_lower(char c)
     return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
 }
 
-/* riscv,isa is "rv64imafdch_zicsr_..._sstc": multi-letter extensions are
- * whole underscore-separated tokens, so "sstc" must not match "xsstcx". */
-static inline bool isa_has_extension(const char *isa, const char *ext)
-{
-    size_t ext_len = strlen(ext);
-    const char *token = isa;
-
-    for (;;) {
-        const char *end = token;
-        while (*end != '\0' && *end != ISA_EXTENSION_SEPARATOR)
-            end++;
-        if ((size_t)(end - token) == ext_len) {
-            size_t i = 0;
-            while (i < ext_len && ascii_lower(token[i]) == ext[i])
-                i++;
-            if (i == ext_len)
-                return true;
-        }
-        if (*end == '\0')
-            return false;
-        token = end + 1;
-    }
-}
-
 static inline bool node_enabled(const struct fdt_blob *b, const struct fdt_node *n)
 {
     if (!value_present(n->prop[PROP_STATUS]))
@@ -391,5 +349,22 @@ static inline int add_reg_ranges(const struct fdt_blob *b, const struct fdt_node
  * checks what can only be checked once the whole tree has been read. */
 int fdt_finish_node(struct fdt_scan *s);
 int fdt_finish_scan(struct fdt_scan *s);
+
+/* A device node's first reg range and first interrupt into *dev
+ * (fdt_board.c; the port describes its own devices with it too). */
+int fdt_describe_device(const struct fdt_blob *b, const struct fdt_node *parent,
+                        const struct fdt_node *n, struct mmio_dev *dev);
+
+/* --- the port's half of the interpretation (kernel/arch/<arch>/fdt_*.c) --- */
+/* An enabled cpu node closed; first: the first one, which speaks for its
+ * siblings (the same design on the boards faultline runs on). 0 or an
+ * FDT_ERR_* code. */
+int arch_fdt_cpu(struct fdt_scan *s, const struct fdt_node *n, bool first);
+/* Any node closed: 1 if it was one of the port's devices (the portable
+ * device table is then not consulted), 0 if not, or an FDT_ERR_* code. */
+int arch_fdt_node(struct fdt_scan *s, const struct fdt_node *parent, const struct fdt_node *n);
+/* After the walk: what needed the whole tree (which hart an output of an
+ * interrupt controller reaches). 0 or an FDT_ERR_* code. */
+int arch_fdt_finish(struct fdt_scan *s);
 
 #endif

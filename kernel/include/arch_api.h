@@ -8,6 +8,7 @@
 
 #include "types.h"
 #include <arch/arch.h>
+#include "irq.h"
 
 struct cpu;
 
@@ -39,11 +40,20 @@ const char *arch_ipi_init(void);
 void arch_ipi_send(uint32_t hartid);
 void arch_ipi_clear(void);
 
+/* --- interrupt controller: arch_irq_init, arch_irq_hart_init,
+ *     arch_irq_enable, arch_irq_claim, arch_irq_complete (irq.h) --- */
+
 /* --- counters --- */
 /* True if the cycle and instret counters count retired instructions
  * (QEMU -icount; *shift = log2 of the ticks per instruction), false if
  * they follow the host's clock. Boot hart, before other harts start. */
 bool arch_counters_probe(unsigned *shift);
+
+/* --- early console --- */
+/* Writes one byte where the firmware or the board puts text before any
+ * console driver is known (a damaged device tree, output before the UART
+ * is set up). Slow, polled, always there. */
+void arch_early_putchar(int c);
 
 /* --- power --- */
 _Noreturn void arch_poweroff(int code);

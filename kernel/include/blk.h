@@ -47,10 +47,6 @@ int  blk_submit(struct blk_req *r);
 /* Sleeps until r is done; returns r->status. */
 int  blk_wait(struct blk_req *r);
 
-/* Interrupt handler: the PLIC dispatcher calls it for the device's line. */
-void blk_intr(void);
-uint32_t blk_irq(void);                   /* its PLIC line, 0 without a device */
-
 /* Most requests that were on the device at once since boot (for selftest=blk
  * and statistics). */
 uint32_t blk_inflight_peak(void);

@@ -5,20 +5,21 @@
 #include "types.h"
 #include "config.h"
 #include "arch_api.h"
+#include "lockrank.h"
 
 struct thread;
+struct spinlock;
 
 struct cpu {
     uint32_t id;              /* logical number 0..ncpus-1 (what users see as "hart") */
     uint32_t hartid;          /* the hardware hart id (mhartid) */
-    uint32_t plic_context;    /* its S-mode PLIC context, FDT_NO_CONTEXT if none */
     struct thread *current;   /* thread running on this hart, NULL in the scheduler */
     struct context scheduler; /* the scheduler loop's saved registers */
     int      irq_off_depth;   /* nesting of irq_save() */
     bool     irq_were_on;     /* interrupt state before the outermost irq_save() */
     bool     online;
     bool     idle;            /* in wfi, waiting for work: wake it with an IPI */
-    uint64_t active_root;     /* page table loaded in satp (avoid needless switches) */
+    uint64_t active_root;     /* page table the MMU uses now (avoid needless switches) */
     uint64_t next_tick;       /* next timer deadline (arch time units) */
     volatile uint32_t ipi_pending; /* IPI_* request bits */
     /* TLB shootdown tickets (tlb_flush_ask): asked is bumped by each
@@ -26,6 +27,13 @@ struct cpu {
      * sleep for it (tlb_flush_wait). */
     uint64_t tlb_flush_asked, tlb_flush_done;
     uint32_t tlb_flush_waiters;
+    struct arch_cpu arch;     /* the port's own per-hart state (<arch/arch.h>) */
+#ifdef FL_DEBUG
+    /* Spinlocks this hart holds, in the order taken (kernel/lockrank.c).
+     * Last, so that the fields before keep their offsets in both builds. */
+    const struct spinlock *lockrank_held[LOCKRANK_MAX_HELD];
+    int lockrank_nheld;
+#endif
 };
 
 #define IPI_RESCHEDULE  0x1   /* a thread became runnable: look again */

@@ -23,6 +23,18 @@ struct mmio_dev {
     bool     present;
 };
 
+/* A property value in the blob: offset of its first byte (0 = absent; a
+ * value can never sit on the header) and its length. */
+struct fdt_value {
+    uint32_t off;
+    uint32_t len;
+};
+
+/* The port's part of the board (struct arch_board: its own devices and
+ * what it reads of the cpus) and of the scan state, filled by the port's
+ * half of the interpretation (kernel/arch/<arch>/fdt_<arch>.c). */
+#include <arch/board.h>
+
 struct board_info {
     struct mem_range memory[MAX_MEMORY_RANGES];
     int      nmemory;
@@ -37,21 +49,10 @@ struct board_info {
     bool     bootargs_too_long;     /* /chosen/bootargs did not fit: bootargs is
                                        empty, and the boot must refuse to go on */
     struct mmio_dev uart;           /* compatible "ns16550a" */
-    struct mmio_dev plic;           /* compatible "riscv,plic0" or "sifive,plic-1.0.0" */
     struct mmio_dev test;           /* compatible "sifive,test0": exit QEMU with a code */
-    struct mmio_dev sswi;           /* compatible "riscv,aclint-sswi": supervisor IPIs
-                                       without the firmware (QEMU virt,aclint=on) */
     struct mmio_dev virtio[8];      /* compatible "virtio,mmio", in DTB order */
     int      nvirtio;
-    uint32_t plic_ndev;             /* riscv,ndev */
-    /* PLIC context that routes to hart_ids[i] in S-mode, from the PLIC's
-     * interrupts-extended; FDT_NO_CONTEXT if the tree does not say. */
-    uint32_t plic_s_context[MAX_HARTS];
-    /* Index of the 4-byte SETSSIP register of the SSWI that raises
-     * hart_ids[i]'s supervisor software interrupt, from the SSWI's
-     * interrupts-extended; FDT_NO_SSWI_REG if none. */
-    uint32_t sswi_reg[MAX_HARTS];
-    bool     has_sstc;              /* "sstc" in riscv,isa of the first enabled hart */
+    struct arch_board arch;         /* the port's own devices (<arch/board.h>) */
 };
 
 /* Returns 0 on success, or a negative code naming what is wrong:
@@ -65,12 +66,6 @@ struct board_info {
                                     dropping some silently would be unsafe. (Bootargs
                                     longer than BOOTARGS_MAX-1 are no error here but
                                     bootargs_too_long: the kernel can then say so.) */
-
-#define FDT_NO_CONTEXT UINT32_MAX
-#define FDT_NO_SSWI_REG UINT32_MAX
-/* Each hart's SETSSIP register in an ACLINT SSWI is one 32-bit word
- * (RISC-V ACLINT specification, "SSWI"). */
-#define SSWI_REG_BYTES  4u
 
 int fdt_scan(const void *blob, struct board_info *out);
 uint32_t fdt_total_size(const void *blob);   /* 0 if the header is bad */

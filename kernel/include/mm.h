@@ -48,7 +48,8 @@ struct mm_ops {
     /* After make_room said -EAGAIN, with as->lock no longer held (or held
      * on a space no one else can reach yet: exec's new image): waits until
      * room may have been made. waits: how many times this fault already
-     * waited. 0 (retry the fault) or -ENOMEM (give up). */
+     * waited. 0 (retry the fault; once waits reaches RECLAIM_BUSY_WAITS
+     * the retry is starved, see mm_alloc_frame) or -ENOMEM (give up). */
     int  (*wait_room)(struct aspace *as, uint32_t waits);
     /* vmctl(FL_VMCTL_SWAPOUT): the caller's process out and back in.
      * NULL where the manager does not move whole processes. */
@@ -69,15 +70,19 @@ void mm_proc_init(struct proc *p);
 
 /* A user frame for page va of as (lock held), making room if it can be
  * made without waiting. 0 and *err = -errno when none could be had
- * (-EAGAIN: see mm_ops.make_room). */
-paddr_t mm_alloc_frame_slow(struct aspace *as, vaddr_t va, int *err);
-static inline paddr_t mm_alloc_frame(struct aspace *as, vaddr_t va, int *err)
+ * (-EAGAIN: see mm_ops.make_room). starved: this fault already waited
+ * RECLAIM_BUSY_WAITS times for owners busy in faults of their own; rather
+ * than wait more it takes a frame from the reserve, leaving
+ * STARVED_FRAME_RESERVE (on two harts the others can keep their spaces
+ * locked, each paging its own pages and taking every frame it frees). */
+paddr_t mm_alloc_frame_slow(struct aspace *as, vaddr_t va, int *err, bool starved);
+static inline paddr_t mm_alloc_frame(struct aspace *as, vaddr_t va, int *err, bool starved)
 {
     /* Inline: the fault path's common case is a free frame at hand. */
     paddr_t pa = frame_alloc_user(as, va >> PAGE_SHIFT);
     if (pa)
         return pa;
-    return mm_alloc_frame_slow(as, va, err);
+    return mm_alloc_frame_slow(as, va, err, starved);
 }
 
 /* Same, waiting for room when it must, with as->lock (and whatever else

@@ -7,5 +7,7 @@ bool uart_ready(void);
 void uart_putc(int c);              /* waits for room: never drops output */
 int  uart_getc(void);               /* the next received byte, or -1 if none */
 void uart_rx_interrupts(bool on);   /* masks or unmasks the receive interrupt */
-void uart_interrupt(void);          /* the UART's PLIC line fired: the console takes input */
+/* Registers the receive interrupt on line irq (the device tree's); says
+ * on the console if it cannot, as input is then lost. */
+void uart_attach_irq(uint32_t irq);
 #endif

@@ -18,7 +18,7 @@
 #define MAX_ASPACES (MAX_PROCS * 2)     /* exec holds the old and the new */
 
 static struct aspace aspaces[MAX_ASPACES];
-static struct spinlock aspaces_lock = SPINLOCK_INIT("aspaces");
+static struct spinlock aspaces_lock = SPINLOCK_INIT("aspaces", LOCK_RANK_ASPACES);
 
 static void release_harts(struct aspace *as);
 static uint64_t lazy_committed;
@@ -80,7 +80,7 @@ struct aspace *aspace_create(void)
         as->in_use = false;
         return NULL;
     }
-    sleeplock_init(&as->lock, "aspace");
+    sleeplock_init(&as->lock, "aspace", LOCK_RANK_ASPACE);
     as->nregions = 0;
     as->heap_start = as->brk = 0;
     as->resident = 0;
@@ -216,7 +216,7 @@ void aspace_totals(uint64_t *resident, uint64_t *swapped)
 }
 
 /*
- * Every hart whose satp holds as->root may cache its translations (the
+ * Every hart whose page-table root register holds as->root may cache its translations (the
  * scheduler switches tables lazily). Ask each to flush, and wait until all
  * have. Waiting sleeps (tlb_flush_wait): under -icount QEMU runs the harts
  * in turn, and the other hart can only run once this one idles; a yield

@@ -65,7 +65,8 @@ static __attribute__((noinline)) int begin_page_in(struct aspace *as, struct reg
 {
     uint64_t off, start = meter_split_start(&off);
     int err;
-    paddr_t pa = mm_alloc_frame(as, page, &err);
+    paddr_t pa = mm_alloc_frame(as, page, &err,
+                                probe && probe->room_waits >= RECLAIM_BUSY_WAITS);
     if (!pa)
         return err;
     if (probe)
@@ -83,7 +84,8 @@ static int bring_in(struct aspace *as, struct region *r, vaddr_t page, void *lea
     int err;
     /* Making room never waits here, so nothing can change this entry
      * meanwhile: the lock is held throughout. */
-    paddr_t pa = mm_alloc_frame(as, page, &err);
+    paddr_t pa = mm_alloc_frame(as, page, &err,
+                                probe && probe->room_waits >= RECLAIM_BUSY_WAITS);
     if (!pa)
         return err;
     if (probe)

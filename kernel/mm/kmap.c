@@ -15,7 +15,7 @@
 
 extern char __kernel_start[], __text_end[], __rodata_end[], __kernel_end[];
 
-#define GIB (1UL << 30)
+#define GIB (1UL << 30)   /* for the message only */
 
 static void map_or_panic(pagetable_t root, vaddr_t va, paddr_t pa, uint64_t size, unsigned prot)
 {
@@ -33,7 +33,7 @@ void kmap_init(paddr_t phys_top)
     paddr_t k_text = KVA_TO_PA((uint64_t)__text_end);
     paddr_t k_ro = KVA_TO_PA((uint64_t)__rodata_end);
     paddr_t k_end = KVA_TO_PA((uint64_t)__kernel_end);
-    paddr_t top = ALIGN_UP(phys_top, GIB);
+    paddr_t top = ALIGN_UP(phys_top, MMU_LARGEST_PAGE);
     if (top > KERNEL_DIRECT_SIZE)
         panic("kmap: %lu GiB of physical address space exceeds the direct map", top / GIB);
 
@@ -44,8 +44,9 @@ void kmap_init(paddr_t phys_top)
     map_or_panic(root, PA_TO_KVA(k_ro), k_ro, k_end - k_ro, rw);
     map_or_panic(root, PA_TO_KVA(k_end), k_end, top - k_end, rw);
 
-    /* Level 1 = the 1 GiB root entry's table exists; stacks are added below it. */
-    if (mmu_prepare(root, KSTACK_AREA_BASE, 1))
+    /* The kernel-stack area's root entry gets its table now, empty;
+     * stacks are added below it and show in every address space. */
+    if (mmu_prepare(root, KSTACK_AREA_BASE, MMU_ROOT_ENTRY_LEVEL))
         panic("kmap: no frame for the kernel-stack table");
 
     kernel_pagetable = root;

@@ -40,13 +40,22 @@ void mm_proc_init(struct proc *p)
         mm->proc_init(p);
 }
 
-paddr_t mm_alloc_frame_slow(struct aspace *as, vaddr_t va, int *err)
+paddr_t mm_alloc_frame_slow(struct aspace *as, vaddr_t va, int *err, bool starved)
 {
     for (;;) {
         paddr_t pa = frame_alloc_user(as, va >> PAGE_SHIFT);
         if (pa)
             return pa;
         int rc = mm->make_room(as);
+        if (rc == -EAGAIN && starved) {
+            /* Waited out every busy owner once already: the reserve
+             * rather than memory exhausted (which killed a process with
+             * the swap space nearly empty; found by fuzz). */
+            pa = frame_alloc_user_keeping(as, va >> PAGE_SHIFT, STARVED_FRAME_RESERVE);
+            if (pa)
+                return pa;
+            rc = -ENOMEM;
+        }
         if (rc) {
             *err = rc;
             return 0;
@@ -57,7 +66,7 @@ paddr_t mm_alloc_frame_slow(struct aspace *as, vaddr_t va, int *err)
 paddr_t mm_alloc_frame_wait(struct aspace *as, vaddr_t va, int *err)
 {
     for (uint32_t waits = 0;; waits++) {
-        paddr_t pa = mm_alloc_frame(as, va, err);
+        paddr_t pa = mm_alloc_frame(as, va, err, waits >= RECLAIM_BUSY_WAITS);
         if (pa || *err != -EAGAIN)
             return pa;
         if ((*err = mm->wait_room(as, waits)) != 0)

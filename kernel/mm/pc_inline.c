@@ -42,7 +42,8 @@ static int inline_make_room(struct aspace *self)
 /* Our own page-out, if we started one: when it ends, its frame is free.
  * Otherwise every page that could go belongs to a process in the middle
  * of its own fault (often waiting on the device): let them finish rather
- * than call memory exhausted, but not for ever. */
+ * than call memory exhausted, but not for ever: then the fault takes a
+ * frame from the reserve (mm_alloc_frame, starved). */
 static int inline_wait_room(struct aspace *as, uint32_t waits)
 {
     (void)as;
@@ -52,9 +53,10 @@ static int inline_wait_room(struct aspace *as, uint32_t waits)
             vm_count(VM_RECLAIMS);
         return rc;
     }
-    if (waits >= RECLAIM_BUSY_WAITS)
-        return -ENOMEM;
-    yield();
+    if (waits > RECLAIM_BUSY_WAITS)
+        return -ENOMEM;       /* even the reserve is gone */
+    if (waits < RECLAIM_BUSY_WAITS)
+        yield();              /* at the limit: retry at once, starved */
     return 0;
 }
 

@@ -26,7 +26,7 @@ struct transit {
 };
 
 static struct transit transits[MAX_THREADS];
-static struct spinlock transit_lock = SPINLOCK_INIT("transit");
+static struct spinlock transit_lock = SPINLOCK_INIT("transit", LOCK_RANK_TRANSIT);
 static int waiters;               /* threads in transit_wait (atomic; see end_unlocked) */
 
 static struct transit *mine(void)

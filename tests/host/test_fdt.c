@@ -164,25 +164,25 @@ static void check_expectation(const struct board_info *b, const char *arg)
         check_device(&b->test, v, false);
     } else if (KEY("plic")) {
         uint64_t p[1][2];
-        check_device(&b->plic, v, false);
+        check_device(&b->arch.plic, v, false);
         if (parse_pairs(v, p, 1) == 1) {
             if (p[0][1] != UINT64_MAX)
-                CHECK_EQ(b->plic_ndev, p[0][1]);
+                CHECK_EQ(b->arch.plic_ndev, p[0][1]);
             else
-                CHECK(b->plic_ndev > 0);
+                CHECK(b->arch.plic_ndev > 0);
         }
     } else if (KEY("plic_contexts")) {
         uint64_t ctx[MAX_HARTS + 1][2];
         int n = parse_pairs(v, ctx, MAX_HARTS + 1);
         CHECK_EQ(b->nharts, n);
         for (int i = 0; i < n && i < b->nharts; i++)
-            CHECK_EQ(b->plic_s_context[i], ctx[i][0]);
+            CHECK_EQ(b->arch.plic_s_context[i], ctx[i][0]);
     } else if (KEY("sswi")) {
-        check_device(&b->sswi, v, false);
+        check_device(&b->arch.sswi, v, false);
     } else if (KEY("sswi_regs")) {
         if (strcmp(v, "none") == 0) {
             for (int i = 0; i < MAX_HARTS; i++)
-                CHECK_EQ(b->sswi_reg[i], FDT_NO_SSWI_REG);
+                CHECK_EQ(b->arch.sswi_reg[i], FDT_NO_SSWI_REG);
         } else {
             int i = 0;
             for (const char *p = v; *p && i < MAX_HARTS; i++) {
@@ -192,7 +192,7 @@ static void check_expectation(const struct board_info *b, const char *arg)
                     end = (char *)p + 1;
                 else
                     want = number(p, &end);
-                CHECK_EQ(b->sswi_reg[i], want);
+                CHECK_EQ(b->arch.sswi_reg[i], want);
                 p = *end == ',' ? end + 1 : end;
                 if (*end != ',')
                     break;
@@ -209,7 +209,7 @@ static void check_expectation(const struct board_info *b, const char *arg)
             CHECK_EQ(b->virtio[i].irq, want[i][1]);
         }
     } else if (KEY("sstc")) {
-        CHECK_EQ(b->has_sstc, number(v, NULL));
+        CHECK_EQ(b->arch.has_sstc, number(v, NULL));
     } else {
         fprintf(stderr, "unknown expectation '%s'\n", arg);
         exit(2);

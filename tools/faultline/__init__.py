@@ -34,6 +34,8 @@ from .protocol import (
     parse_json_lines,
 )
 from .qemu import (
+    ARCHES,
+    DEFAULT_ARCH,
     QEMU,
     blkdebug_config,
     disk_locked,
@@ -49,6 +51,6 @@ __all__ = [
     "Machine", "MachineError", "MachineExited", "MachineTimeout",
     "EXIT_BAD_PARAM", "EXIT_CLEAN", "EXIT_MEANINGS", "EXIT_PANIC", "JSON_TAG", "PANIC_TAG",
     "PROMPT", "describe_exit", "find_prompt", "json_lines_apart", "parse_json_lines",
-    "QEMU", "blkdebug_config", "disk_locked", "ensure_disk", "parse_size", "qemu_command",
+    "ARCHES", "DEFAULT_ARCH", "QEMU", "blkdebug_config", "disk_locked", "ensure_disk", "parse_size", "qemu_command",
     "qemu_pids_using", "timeout_scale",
 ]

@@ -37,7 +37,7 @@ from typing import Callable, Optional, Sequence, Union
 
 from .gdb import short_socket_path
 from .protocol import PROMPT, describe_exit, find_prompt
-from .qemu import QEMU, blkdebug_config, death_signal_prefix, ensure_disk, qemu_command, timeout_scale
+from .qemu import ARCHES, DEFAULT_ARCH, blkdebug_config, death_signal_prefix, ensure_disk, qemu_command, timeout_scale
 
 Pattern = Union[str, "re.Pattern[str]"]
 
@@ -105,14 +105,18 @@ class Machine:
         workdir: Optional[Union[str, Path]] = None,
         log_path: Optional[Union[str, Path]] = None,
         name: str = "qemu",
-        qemu: str = QEMU,
+        qemu: Optional[str] = None,
+        arch: str = DEFAULT_ARCH,
         on_output: Optional[Callable[[str], None]] = None,
     ):
         # Absolute paths: QEMU runs in workdir, not in the caller's directory.
         self.kernel = Path(kernel).absolute()
         self.initrd = Path(initrd).absolute() if initrd is not None else None
         self.name = name
-        self.qemu = qemu
+        if arch not in ARCHES:
+            raise MachineError(f"no QEMU machine for arch {arch!r} (known: {', '.join(sorted(ARCHES))})")
+        self.arch = arch
+        self.qemu = qemu or ARCHES[arch]["qemu"]
         self.on_output = on_output
         self.workdir = Path(workdir).absolute() if workdir is not None else Path(
             tempfile.mkdtemp(prefix="faultline-"))
@@ -202,7 +206,7 @@ class Machine:
             icount=icount, disk=self.disk, blkdebug_config_path=blkdebug_path,
             disk_readonly=disk_readonly, console="pipe",
             gdb_socket=self.gdb_socket, gdb_wait=gdb_wait,
-            extra_args=extra_args, qemu=self.qemu, aclint=aclint)
+            extra_args=extra_args, qemu=self.qemu, aclint=aclint, arch=self.arch)
 
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         self._log = open(self.log_path, "wb")

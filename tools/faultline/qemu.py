@@ -15,7 +15,21 @@ import shutil
 from pathlib import Path
 from typing import Optional, Sequence, Union
 
-QEMU = "qemu-system-riscv64"
+# The machine each port runs on: QEMU binary, board, CPU model and
+# firmware. The key is the port's ARCH_QEMU (kernel/arch/<arch>/arch.mk),
+# which make passes to run.py as --arch.
+ARCHES = {
+    "riscv64": {
+        "qemu": "qemu-system-riscv64",
+        "machine": "virt",
+        "cpu": "rv64",
+        "bios": "default",           # OpenSBI, which starts the kernel in S-mode
+    },
+}
+# The port the tests boot: make test passes its ARCH_QEMU as FL_ARCH. A
+# name ARCHES does not have is refused where a machine is started.
+DEFAULT_ARCH = os.environ.get("FL_ARCH") or "riscv64"
+QEMU = ARCHES.get(DEFAULT_ARCH, ARCHES["riscv64"])["qemu"]
 
 
 def timeout_scale() -> float:
@@ -118,8 +132,9 @@ def qemu_command(
     gdb_socket: Optional[Union[str, Path]] = None,
     gdb_wait: bool = False,
     extra_args: Sequence[str] = (),
-    qemu: str = QEMU,
+    qemu: Optional[str] = None,
     aclint: bool = True,
+    arch: str = DEFAULT_ARCH,
 ) -> list:
     """Builds the QEMU argv. Pure: touches no file, starts nothing.
 
@@ -130,6 +145,9 @@ def qemu_command(
     through which the kernel sends IPIs without the firmware; aclint=False
     leaves only the CLINT, and IPIs then go through SBI.
     """
+    if arch not in ARCHES:
+        raise ValueError(f"no QEMU machine for arch {arch!r} (known: {', '.join(sorted(ARCHES))})")
+    port = ARCHES[arch]
     if cpus < 1:
         raise ValueError("cpus must be >= 1")
     if console not in ("pipe", "terminal"):
@@ -140,12 +158,12 @@ def qemu_command(
         raise ValueError("blkdebug_config_path and disk_readonly need a disk")
 
     cmd = [
-        qemu,
-        "-machine", "virt,aclint=on" if aclint else "virt",
-        "-cpu", "rv64",
+        qemu or port["qemu"],
+        "-machine", port["machine"] + (",aclint=on" if aclint else ""),
+        "-cpu", port["cpu"],
         "-smp", str(cpus),
         "-m", str(mem),
-        "-bios", "default",          # OpenSBI, which starts the kernel in S-mode
+        "-bios", port["bios"],
         "-kernel", str(kernel),
     ]
     if initrd is not None:

@@ -112,7 +112,7 @@ def _load_program(path, from_tty=False):
 # read kernel memory then: QEMU's stub reads through the hart's own MMU, and
 # kernel pages are not user pages. So kernel structures are read by their
 # physical address (QEMU's Qqemu.PhyMemMode), which is the kernel virtual
-# address less KERNEL_OFFSET (linker.ld).
+# address less KERNEL_OFFSET (kernel/arch/riscv64/kernel.ld).
 
 PRIV_U, PRIV_S = 0, 1
 DEFAULT_KERNEL_OFFSET = 0xFFFFFFC000000000

@@ -83,17 +83,17 @@ static volatile uint32_t *sswi_setssip[MAX_HARTS];
 
 const char *arch_ipi_init(void)
 {
-    if (!board.sswi.present)
+    if (!board.arch.sswi.present)
         return "SBI";
     bool any = false;
     for (int h = 0; h < board.nharts; h++) {
-        uint32_t reg = board.sswi_reg[h];
+        uint32_t reg = board.arch.sswi_reg[h];
         if (reg == FDT_NO_SSWI_REG || board.hart_ids[h] >= MAX_HARTS)
             continue;
         /* The device lies in the direct map, which covers all physical
          * addresses below the end of RAM (kmap_init), like the PLIC. */
         sswi_setssip[board.hart_ids[h]] =
-            (volatile uint32_t *)PA_TO_KVA(board.sswi.base + (uint64_t)reg * SSWI_REG_BYTES);
+            (volatile uint32_t *)PA_TO_KVA(board.arch.sswi.base + (uint64_t)reg * SSWI_REG_BYTES);
         any = true;
     }
     return any ? "ACLINT SSWI" : "SBI";

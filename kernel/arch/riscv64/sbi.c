@@ -1,5 +1,6 @@
 /* SBI calls: ecall into M-mode firmware with the extension id in a7 and
  * the function id in a6 (SBI specification v1.0, binary encoding). */
+#include "arch_api.h"
 #include <arch/sbi.h>
 
 struct sbiret sbi_call(uint64_t ext, uint64_t fid, uint64_t a0, uint64_t a1, uint64_t a2)
@@ -20,4 +21,10 @@ struct sbiret sbi_call(uint64_t ext, uint64_t fid, uint64_t a0, uint64_t a1, uin
 void sbi_console_putchar(int c)
 {
     sbi_call(SBI_EXT_LEGACY_PUTCHAR, 0, (uint64_t)c, 0, 0);
+}
+
+/* The early console (arch_api.h): the firmware's. */
+void arch_early_putchar(int c)
+{
+    sbi_console_putchar(c);
 }

@@ -8,6 +8,7 @@
  * writes satp or flips SUM (both flush QEMU's soft TLB).
  */
 #include <arch/arch.h>
+#include "asm_offsets.h"
 #include <faultline/syscall.h>
 
     .section .text

@@ -11,15 +11,11 @@
  */
 #include <faultline/errno.h>
 #include <arch/arch.h>
+#include "asm_offsets.h"
 
-/* struct fl_sigframe (include/faultline/abi.h); trap.c checks the offsets
- * and defines arch_sigframe_magic. */
-#define SF_MAGIC      0
-#define SF_REGS       8             /* regs[0] = pc, regs[n] = xn */
-#define SF_SIG      264
-#define SF_ADDR     272
-#define SF_BLOCKED  280
-#define SF_SIZE     288
+/* struct fl_sigframe (include/faultline/abi.h): SF_* come from
+ * asm_offsets.h (regs[0] = pc, regs[n] = xn); trap.c defines
+ * arch_sigframe_magic. */
 #define REG_BYTES     8
 
     .section .text

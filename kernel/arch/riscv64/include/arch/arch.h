@@ -25,19 +25,11 @@
 #define TF_LIGHT  296
 #define TF_SIZE   304
 
-/* cpu->id offset, for the light system-call path */
-#define CPU_ID      0
+/* Offsets into portable structures (struct cpu, thread, proc, the signal
+ * frame) are generated at build time: asm_offsets.c -> asm_offsets.h. */
 
-/* Fields of struct thread and struct proc that the fast sigreturn in
- * usercopy.S reads and writes (trap.c checks them against the structs):
- * the mask it restores and the tests user_return_prepare would make. */
-#define THREAD_PROC         352
-#define THREAD_SIG_PENDING  544
-#define THREAD_SIG_BLOCKED  552
-#define PROC_KILLED         180
-#define PROC_SIG_PENDING    1248
-/* The signals no mask may hold (SIGKILL); a restored mask drops them. */
-#define SIG_UNBLOCKABLE     (1 << 9)
+/* The port's name, for the boot banner. */
+#define ARCH_NAME "riscv64"
 
 /* Kernel-trap frame (traps taken while in S-mode), trap.S builds it on the stack. */
 #define KF_SIZE   160
@@ -76,6 +68,12 @@ struct kframe {
     uint64_t sepc, sstatus, s0, sp;
 };
 _Static_assert(sizeof(struct kframe) == KF_SIZE, "trap.S kernel frame");
+
+/* What the riscv64 port keeps per hart (struct cpu's arch member). */
+struct arch_cpu {
+    uint32_t plic_context;    /* the hart's S-mode PLIC context, FDT_NO_CONTEXT if none
+                                 (plic.c fills it in arch_irq_init) */
+};
 
 /* Callee-saved registers: what context_switch keeps across a switch. */
 struct context {

@@ -32,4 +32,14 @@
 
 #define KERNEL_LOAD_PA        _UL(0x80200000)           /* where OpenSBI jumps (QEMU virt convention) */
 
+/* Page-table shape, for the portable kernel map (kernel/mm/kmap.c).
+ * MMU_ROOT_ENTRY_LEVEL: the level of the table one root entry points to
+ * (Sv39: level 1, below the level-2 root); preparing it for an area makes
+ * later mappings there appear in every address space, which copies the
+ * kernel's root entries. MMU_LARGEST_PAGE: the biggest leaf the direct
+ * map uses (Sv39: 1 GiB, a root-level leaf); physical memory is mapped up
+ * to a multiple of it. */
+#define MMU_ROOT_ENTRY_LEVEL  1
+#define MMU_LARGEST_PAGE      (_UL(1) << 30)
+
 #endif

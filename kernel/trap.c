@@ -1,0 +1,171 @@
+/*
+ * The portable trap layer (trap.h): what a decoded trap means. The arch
+ * decodes; this file decides between resolving a fault, a signal a
+ * handler catches, a kill and a panic, and sends interrupts on.
+ */
+#include "trap.h"
+#include "proc.h"
+#include "signal.h"
+#include "ktime.h"
+#include "printk.h"
+#include "meter.h"
+#include "vmstat.h"
+#include "usercopy.h"
+#include "irq.h"
+#include <faultline/errno.h>
+
+/* A fault that spent time switched out (waiting for the disk or for
+ * room) or in interrupts: where in it that time fell is not known, so its
+ * legs are not recorded; its own work from entry to now (the fault
+ * resolved, interrupts off) less that time is fault.waited_work, and the
+ * time is fault.wait. Out of line, so that the common fault does not pay
+ * for its registers. */
+static __attribute__((noinline, cold)) void meter_fault_waited(const struct trapframe *tf,
+                                                                uint64_t waited)
+{
+    meter_record(FL_METER_FAULT_WAITED_WORK, tf->entry_stamp + waited, meter_now());
+    meter_record(FL_METER_FAULT_WAIT, 0, waited);
+}
+
+/* A fault the dispatcher resolved: record its legs, which are the
+ * thread's own work only if it never left the hart. A fault that waited
+ * must not pass its wait off as work. */
+static void meter_fault(const struct trapframe *tf, const struct fault_probe *fp)
+{
+    if (!fp->frame_at)
+        return;               /* no frame was needed (another thread won) */
+    const struct thread *t = container_of(tf, struct thread, tf);
+    uint64_t waited = t->offcpu_cycles - fp->off_at_entry;
+    if (waited) {
+        meter_fault_waited(tf, waited);
+        return;
+    }
+    meter_record(FL_METER_FAULT_ENTRY_TO_FRAME, tf->entry_stamp, fp->frame_at);
+    meter_record(FL_METER_FAULT_ZERO, fp->frame_at, fp->zeroed_at);
+    meter_record(FL_METER_FAULT_FRAME_TO_MAP, fp->zeroed_at, fp->mapped_at);
+}
+
+/* Runs the fault dispatcher until it stops asking for a retry (each
+ * retry waited for something with the space's lock let go), or until the
+ * process is being killed, which the way out then carries out. */
+static inline enum fault_resolution fault_until_settled(struct proc *p, uint64_t va,
+                                                        enum access a, struct fault_probe *fp,
+                                                        struct fault_outcome *out)
+{
+    enum fault_resolution res;
+    while ((res = vm_fault(p->as, va, a, fp, out)) == FAULT_RETRY && !proc_killed(p))
+        ;
+    return res;
+}
+
+/* No handler took the fault: the process is killed with its signal. Out
+ * of line: the fault paths keep no register for it across
+ * signal_catch_fault. */
+static __attribute__((noinline, cold)) void user_fault_kill(const struct trap_record *tr,
+                                                             int sig, const char *why)
+{
+    proc_user_fault(why ? why : arch_trap_name(tr), tr->pc, tr->addr, sig);
+}
+
+/* A user fault: a handler for its signal takes it instead of the kill. */
+static inline void user_fault_signal(const struct trap_record *tr, int sig, const char *why)
+{
+    if (!signal_catch_fault(sig, tr->addr))
+        user_fault_kill(tr, sig, why);
+}
+
+/* A page fault from user mode: the memory manager resolves it, or says
+ * what to do instead (enum fault_resolution). */
+static void user_page_fault(struct trapframe *tf, const struct trap_record *tr,
+                            struct fault_probe *fp)
+{
+    struct thread *t = container_of(tf, struct thread, tf);
+    fp->off_at_entry = t->offcpu_cycles;
+    arch_intr_on();
+    struct fault_outcome out;
+    enum fault_resolution res = fault_until_settled(t->proc, tr->addr,
+                                                    (enum access)tr->c.access, fp, &out);
+    arch_intr_off();
+    switch (res) {
+    case FAULT_MAPPED:
+        meter_fault(tf, fp);
+        return;
+    case FAULT_RETRY:
+        return;                /* being killed: user_return_prepare ends it */
+    case FAULT_KILL:
+        proc_user_fault(out.why, tr->pc, tr->addr, out.sig);
+        return;
+    case FAULT_SIGNAL:
+    case FAULT_FORWARD:        /* no fault handlers yet: as a signal */
+        user_fault_signal(tr, out.sig, out.why);
+        return;
+    }
+}
+
+void trap_user_exception(struct trapframe *tf, const struct trap_record *tr)
+{
+    struct thread *t = container_of(tf, struct thread, tf);
+    if (tr->c.kind != TRAP_PAGE_FAULT) {
+        user_fault_signal(tr, tr->c.sig, NULL);
+        user_return_prepare(t);
+        return;
+    }
+    struct fault_probe fp = { 0 };
+    user_page_fault(tf, tr, &fp);
+    user_return_prepare(t);
+    if (fp.mapped_at)
+        meter_record(FL_METER_FAULT_MAP_TO_EXIT, fp.mapped_at, meter_now());
+}
+
+enum trap_kernel_action trap_kernel_exception(const struct trap_record *tr, bool intr_were_on,
+                                              uint64_t fp)
+{
+    struct proc *p = current_proc();
+    if (tr->c.kind == TRAP_PAGE_FAULT && usercopy_pc(tr->pc) && p && tr->addr < USER_TOP) {
+        /* A copy to or from user memory touched a missing page. */
+        if (intr_were_on)
+            arch_intr_on();
+        struct fault_probe probe = { 0 };
+        struct fault_outcome out;
+        enum fault_resolution res = fault_until_settled(p, tr->addr, (enum access)tr->c.access,
+                                                        &probe, &out);
+        arch_intr_off();
+        if (res == FAULT_KILL)
+            proc_user_fault(out.why, tr->pc, tr->addr, out.sig);
+        /* Anything but a mapped page fails the copy with -EFAULT. */
+        return res == FAULT_MAPPED ? TRAP_KERNEL_RETRY : TRAP_KERNEL_FIXUP;
+    }
+    panic_at(tr->pc, fp, "kernel trap: %s, sepc=0x%lx stval=0x%lx", arch_trap_name(tr), tr->pc,
+             tr->addr);
+}
+
+bool trap_interrupt(enum trap_irq irq)
+{
+    switch (irq) {
+    case TRAP_IRQ_TIMER:
+        timer_interrupt();
+        return true;
+    case TRAP_IRQ_IPI:
+        ipi_interrupt();
+        return false;
+    case TRAP_IRQ_DEVICE:
+        irq_handle();
+        return false;
+    }
+    panic("unexpected interrupt %d", (int)irq);
+}
+
+void trap_kernel_interrupt(enum trap_irq irq)
+{
+    /* An interrupt taken in the kernel is not the interrupted path's
+     * work: counted with the thread's switched-out time, so meters of
+     * paths that do I/O (vm.*) leave out completions that happen to land
+     * while they run. */
+    struct thread *t = current_thread();
+    uint64_t t0 = meter_now();
+    bool resched = trap_interrupt(irq);
+    if (t)
+        t->offcpu_cycles += meter_now() - t0;
+    if (resched && t && t->state == T_RUNNING)
+        yield();
+}
