@@ -163,13 +163,9 @@ fault_resolve(struct aspace *as, int rc, struct fault_probe *probe, struct fault
 {
     switch (rc) {
     case FAULT_FINISH_READ:
-        /* The read runs with the lock let go; the transit's end maps the
-         * page (or puts it back on the device, -EIO). */
-        rc = transit_finish_in();
-        if (rc == 0) {
-            probe->zeroed_at = probe->mapped_at = meter_now();
-            return FAULT_MAPPED;
-        }
+        /* vm_fault finished the read: it failed, and the transit's end
+         * put the page back on the device. */
+        rc = -EIO;
         break;
     case FAULT_WAIT_TRANSIT:
         transit_wait(out->transit_leaf);
@@ -211,6 +207,12 @@ enum fault_resolution vm_fault(struct aspace *as, vaddr_t va, enum access access
     sleeplock_release(&as->lock);
     if (rc == 0)
         return FAULT_MAPPED;
+    if (rc == FAULT_FINISH_READ && transit_finish_in() == 0) {
+        /* The read ran with the lock let go; the transit's end mapped the
+         * page. Here, not in fault_resolve: a page-in is measured. */
+        probe->zeroed_at = probe->mapped_at = meter_now();
+        return FAULT_MAPPED;
+    }
     if (rc == -EFAULT) {
         /* Not an address the process may touch that way: inline, as a
          * caught SIGSEGV is measured (segv_catch). */

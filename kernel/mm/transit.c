@@ -100,7 +100,7 @@ int transit_finish_in(void)
     struct transit *t = mine();
     int rc = swap_read(t->slot, t->pa);
     if (!rc)
-        frame_set_dirty(t->pa, true);     /* the only copy is now the frame */
+        frame_set_dirty_pinned(t->pa);    /* the only copy is now the frame */
     /* Unpinned before the end: a waiter (munmap) may free the frame as
      * soon as the end is seen. The clock passes over the INCOMING entry
      * meanwhile. */
