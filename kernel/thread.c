@@ -41,19 +41,26 @@ static struct spinlock kstack_lock = SPINLOCK_INIT("kstack", LOCK_RANK_KSTACK);
 #define KSTACK_SLOT_SIZE (1UL << KSTACK_SLOT_SHIFT)
 _Static_assert(KSTACK_SLOT_SIZE > KSTACK_PAGES * PAGE_SIZE, "no room for a guard page");
 
+static uint64_t kstack_base(int slot)
+{
+    /* The stack sits at the top of its slot; the rest below is guard. */
+    return KSTACK_AREA_BASE + (uint64_t)(slot + 1) * KSTACK_SLOT_SIZE - KSTACK_PAGES * PAGE_SIZE;
+}
+
 void threads_init(void)
 {
     _Static_assert(MAX_THREADS * KSTACK_SLOT_SIZE <= KSTACK_AREA_SIZE, "kernel stack area too small");
     for (int i = 0; i < MAX_THREADS; i++) {
         spin_init(&threads[i].lock, "thread", LOCK_RANK_THREAD);
         threads[i].state = T_UNUSED;
+        /* Every table page the stacks will need, now: made on first use,
+         * one would appear the first time a slot past a table's reach is
+         * taken and stay for good, which a leak check (usertests under
+         * mm=swap, whose swapper holds one slot more) counts as a frame
+         * lost. */
+        if (mmu_prepare(kernel_pagetable, kstack_base(i), 0))
+            panic("threads: no memory for the kernel-stack page tables");
     }
-}
-
-static uint64_t kstack_base(int slot)
-{
-    /* The stack sits at the top of its slot; the rest below is guard. */
-    return KSTACK_AREA_BASE + (uint64_t)(slot + 1) * KSTACK_SLOT_SIZE - KSTACK_PAGES * PAGE_SIZE;
 }
 
 static void kstack_unmap(int slot)

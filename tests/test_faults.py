@@ -118,12 +118,8 @@ def test_many_faults_leave_kernel_healthy(shell):
 # ----- usertests -----------------------------------------------------------------
 
 # Every memory manager runs the whole suite: nothing in it may depend on
-# which one decides what stays in memory. Under mm=swap usertests' own
-# leak check finds one frame not returned (on 1 and 2 harts, and already
-# before pages in transit existed): a known bug, marked so that the day it
-# is fixed this test fails until the mark goes.
-SWAP_LEAK = pytest.mark.xfail(strict=True, reason="mm=swap: usertests leaks: 1 frame not returned")
-MANAGERS = ["mm=paging", "mm=paging refbits=sw", pytest.param("mm=swap", marks=SWAP_LEAK)]
+# which one decides what stays in memory.
+MANAGERS = ["mm=paging", "mm=paging refbits=sw", "mm=swap"]
 
 
 @pytest.mark.timeout(USERTESTS_TIMEOUT + 120)
