@@ -77,8 +77,8 @@ ASM_OFFSETS := $(GEN_DIR)/asm_offsets.h
 KERNEL  := $(BUILD)/kernel.elf
 INITRD  := $(BUILD)/initrd.cpio
 
-.PHONY: all kernel user initrd qemu qemu-gdb gdb test test-host clean toolchain check-toolchain \
-        bench mmbench docs-results help check-knobs
+.PHONY: all kernel user initrd qemu qemu-gdb gdb test test-debug test-host clean toolchain \
+        check-toolchain bench mmbench docs-results help check-knobs
 all: check-toolchain $(KERNEL) $(INITRD) ## build kernel, user programs and initrd (the default)
 
 kernel: $(KERNEL) ## build only the kernel, kernel.elf in the build directory
@@ -210,6 +210,11 @@ mmbench: all ## memory managers compared under -icount -> build/mmbench/ (DOCS=1
 docs-results: all ## regenerate docs/results and the figures docs/measurement.md quotes
 	@rc=0; $(MAKE) --no-print-directory bench DOCS=1 || rc=1; \
 	  $(MAKE) --no-print-directory mmbench DOCS=1 || rc=1; exit $$rc
+
+# The same suite against the DEBUG=1 build (build-debug/), whose kernel
+# checks the lock order on every acquisition (kernel/lockrank.c).
+test-debug: ## build with DEBUG=1 (lock-rank checks on), then run every test against build-debug/
+	@$(MAKE) --no-print-directory test DEBUG=1
 
 test-host: ## only the host unit tests (no QEMU, no cross build)
 	FL_BUILD=$(BUILD) $(PYTHON) -m pytest -q -m host tests

@@ -45,7 +45,7 @@ _Static_assert((CONSOLE_BUF_SIZE & (CONSOLE_BUF_SIZE - 1)) == 0,
 _Static_assert(CONSOLE_BUF_SIZE >= 2 * FL_CONSOLE_LINE_MAX,
                "the ring holds a line being read and the next one being typed");
 
-static struct spinlock console_lock = SPINLOCK_INIT("console");
+static struct spinlock console_lock = SPINLOCK_INIT("console", LOCK_RANK_CONSOLE);
 static bool panicking;
 
 /* Ring of typed bytes: [r, w) is committed (readable), [w, e) is the line

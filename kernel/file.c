@@ -29,7 +29,7 @@
 #define DEV_NULL    "dev/null"
 
 static struct file ftable[MAX_FILES];
-static struct spinlock ftable_lock = SPINLOCK_INIT("ftable");
+static struct spinlock ftable_lock = SPINLOCK_INIT("ftable", LOCK_RANK_FTABLE);
 static struct sleeplock fs_lock;
 static const void *initrd_base;
 static uint64_t initrd_size;
@@ -44,7 +44,7 @@ static int count_entry(const struct initrd_file *f, void *ctx)
 
 void files_init(const void *initrd, uint64_t size)
 {
-    sleeplock_init(&fs_lock, "fs");
+    sleeplock_init(&fs_lock, "fs", LOCK_RANK_FS);
     initrd_base = initrd;
     initrd_size = size;
     initrd_entries = 0;

@@ -129,7 +129,7 @@ static const struct param_choice lightsys_choices[] = {
 };
 static const struct param_choice selftest_choices[] = {
     { "none", SELFTEST_NONE }, { "panic", SELFTEST_PANIC }, { "kfault", SELFTEST_KFAULT },
-    { "blk", SELFTEST_BLK },
+    { "blk", SELFTEST_BLK }, { "lockorder", SELFTEST_LOCKORDER },
 };
 
 /* --- choice keys --- */

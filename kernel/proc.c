@@ -14,7 +14,7 @@
 #include <faultline/errno.h>
 
 struct proc procs[MAX_PROCS];
-struct spinlock wait_lock = SPINLOCK_INIT("wait");
+struct spinlock wait_lock = SPINLOCK_INIT("wait", LOCK_RANK_WAIT);
 static int next_pid = 1;
 static struct proc *init_proc;
 
@@ -23,8 +23,8 @@ void thread_reap_all(struct proc *p, struct thread *except);
 void procs_init(void)
 {
     for (int i = 0; i < MAX_PROCS; i++) {
-        spin_init(&procs[i].lock, "proc");
-        spin_init(&procs[i].files_lock, "fdtable");
+        spin_init(&procs[i].lock, "proc", LOCK_RANK_PROC);
+        spin_init(&procs[i].files_lock, "fdtable", LOCK_RANK_FDTABLE);
     }
 }
 

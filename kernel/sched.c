@@ -312,7 +312,7 @@ bool tlb_flush_done(const struct cpu *c, uint64_t ticket)
  * target publishes done before it looks at the count, and wakes the
  * waiters under tlbwait_lock, which they hold until they are asleep.
  */
-static struct spinlock tlbwait_lock = SPINLOCK_INIT("tlbwait");
+static struct spinlock tlbwait_lock = SPINLOCK_INIT("tlbwait", LOCK_RANK_TLBWAIT);
 
 void tlb_flush_wait(struct cpu *c, uint64_t ticket)
 {

@@ -2,16 +2,18 @@
 #include "proc.h"
 #include "printk.h"
 
-void sleeplock_init(struct sleeplock *l, const char *name)
+void sleeplock_init(struct sleeplock *l, const char *name, enum lock_rank rank)
 {
-    spin_init(&l->guard, name);
+    spin_init(&l->guard, name, LOCK_RANK_GUARD);
     l->locked = false;
+    l->rank = (uint16_t)rank;
     l->waiters = 0;
     l->holder = NULL;
     l->name = name;
 }
 
-void sleeplock_acquire(struct sleeplock *l)
+/* Inlined into both callers, so a release build's acquire is what it was. */
+static inline __attribute__((always_inline)) void acquire(struct sleeplock *l)
 {
     spin_lock(&l->guard);
     while (l->locked) {
@@ -22,6 +24,22 @@ void sleeplock_acquire(struct sleeplock *l)
     l->locked = true;
     l->holder = current_thread();
     spin_unlock(&l->guard);
+#ifdef FL_DEBUG
+    lockrank_sleep_taken(l);
+#endif
+}
+
+void sleeplock_acquire(struct sleeplock *l)
+{
+#ifdef FL_DEBUG
+    lockrank_check_sleep(l);
+#endif
+    acquire(l);
+}
+
+void sleeplock_acquire_fresh(struct sleeplock *l)
+{
+    acquire(l);
 }
 
 void sleeplock_release(struct sleeplock *l)
@@ -29,6 +47,9 @@ void sleeplock_release(struct sleeplock *l)
     spin_lock(&l->guard);
     if (!l->locked || l->holder != current_thread())
         panic("sleeplock %s: released by a thread that does not hold it", l->name);
+#ifdef FL_DEBUG
+    lockrank_sleep_released(l);
+#endif
     l->locked = false;
     l->holder = NULL;
     /* wakeup() scans every thread; an uncontended release (the fault path's
@@ -40,13 +61,18 @@ void sleeplock_release(struct sleeplock *l)
 
 bool sleeplock_try(struct sleeplock *l)
 {
-    spin_lock(&l->guard);
+    if (!spin_trylock(&l->guard))
+        return false;
     bool got = !l->locked;
     if (got) {
         l->locked = true;
         l->holder = current_thread();
     }
     spin_unlock(&l->guard);
+#ifdef FL_DEBUG
+    if (got)
+        lockrank_sleep_taken(l);
+#endif
     return got;
 }
 

@@ -23,13 +23,19 @@ static inline void irq_pop(struct cpu *c)
         arch_intr_on();
 }
 
-void spin_init(struct spinlock *l, const char *name)
+void spin_init(struct spinlock *l, const char *name, enum lock_rank rank)
 {
     l->locked = 0;
+    l->rank = rank;
     l->name = name;
     l->owner = NULL;
 }
 
+/*
+ * The rank checks are compiled into the debug build only (lockrank.h):
+ * a release build's lock and unlock are the same instructions as before
+ * locks had ranks.
+ */
 void spin_lock(struct spinlock *l)
 {
     uint64_t were_on = arch_intr_save();
@@ -37,9 +43,31 @@ void spin_lock(struct spinlock *l)
     irq_push(c, were_on);
     if (l->locked && l->owner == c)
         panic("spinlock %s: acquired twice on cpu %u", l->name, c->id);
+#ifdef FL_DEBUG
+    lockrank_check_spin(c, l);
+#endif
     while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
         arch_pause();
     l->owner = c;
+#ifdef FL_DEBUG
+    lockrank_spin_taken(c, l);
+#endif
+}
+
+bool spin_trylock(struct spinlock *l)
+{
+    uint64_t were_on = arch_intr_save();
+    struct cpu *c = this_cpu();
+    irq_push(c, were_on);
+    if (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE)) {
+        irq_pop(c);
+        return false;
+    }
+    l->owner = c;
+#ifdef FL_DEBUG
+    lockrank_spin_taken(c, l);
+#endif
+    return true;
 }
 
 void spin_unlock(struct spinlock *l)
@@ -47,6 +75,9 @@ void spin_unlock(struct spinlock *l)
     struct cpu *c = this_cpu();
     if (!l->locked || l->owner != c)
         panic("spinlock %s: released but not held", l->name);
+#ifdef FL_DEBUG
+    lockrank_spin_released(c, l);
+#endif
     l->owner = NULL;
     __atomic_store_n(&l->locked, 0, __ATOMIC_RELEASE);
     irq_pop(c);

@@ -36,7 +36,7 @@
 
 struct thread threads[MAX_THREADS];
 static int next_tid = 1;
-static struct spinlock kstack_lock = SPINLOCK_INIT("kstack");
+static struct spinlock kstack_lock = SPINLOCK_INIT("kstack", LOCK_RANK_KSTACK);
 
 #define KSTACK_SLOT_SIZE (1UL << KSTACK_SLOT_SHIFT)
 _Static_assert(KSTACK_SLOT_SIZE > KSTACK_PAGES * PAGE_SIZE, "no room for a guard page");
@@ -45,7 +45,7 @@ void threads_init(void)
 {
     _Static_assert(MAX_THREADS * KSTACK_SLOT_SIZE <= KSTACK_AREA_SIZE, "kernel stack area too small");
     for (int i = 0; i < MAX_THREADS; i++) {
-        spin_init(&threads[i].lock, "thread");
+        spin_init(&threads[i].lock, "thread", LOCK_RANK_THREAD);
         threads[i].state = T_UNUSED;
     }
 }
@@ -186,6 +186,11 @@ void thread_sync_ids(struct thread *t)
 /* Caller holds t->lock, and t is off every hart. */
 void thread_free(struct thread *t)
 {
+#ifdef FL_DEBUG
+    if (t->lockrank_nheld)
+        panic("thread %d (%s) ended holding sleep lock '%s'", t->tid, t->name,
+              t->lockrank_held[0]->name);
+#endif
     spin_lock(&kstack_lock);
     kstack_unmap((int)(t - threads));
     spin_unlock(&kstack_lock);

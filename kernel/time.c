@@ -18,7 +18,7 @@
 static uint64_t timebase;
 static uint64_t tick_units;
 static uint64_t boot_time;
-static struct spinlock sleep_lock = SPINLOCK_INIT("sleep");
+static struct spinlock sleep_lock = SPINLOCK_INIT("sleep", LOCK_RANK_SLEEP);
 static int sleepers;
 
 void time_init(uint64_t timebase_hz)

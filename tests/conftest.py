@@ -6,6 +6,10 @@ Host unit tests need none of these. QEMU integration tests use:
       tests assume `make` has built them (`make test` does) and fail with a
       clear message if the kernel or initrd is missing. FL_BUILD=DIR points
       them at another build directory.
+  debug_build, release_build   a build directory of each flavour (session
+      scope): the suite's own build if it is of that flavour, else one
+      `make` makes beside it (<build>-debug for DEBUG=1; build/ for the
+      release build when the suite runs on build-debug/).
   machine    a factory: machine(cpus=1, mem="128M", append="", icount=False,
              extra_args=(), disk_size="64M", gdb=False, gdb_wait=False,
              initrd=None, name=None, blkdebug=None, disk_readonly=False,
@@ -25,7 +29,9 @@ Everything a test writes (logs, disk images, GDB sockets) goes under its own
 tmp_path, so tests can run in parallel (pytest -n 2).
 """
 
+import fcntl
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -78,6 +84,43 @@ def initrd_cpio(build_dir) -> Path:
 @pytest.fixture(scope="session")
 def user_dir(build_dir) -> Path:
     return build_dir / "user"
+
+
+DEBUG_BANNER = b"faultline: debug build (FL_DEBUG)"
+
+
+def is_debug_build(build: Path) -> bool:
+    """Whether build/kernel.elf was built with DEBUG=1 (it prints the banner)."""
+    return DEBUG_BANNER in _artifact(build / "kernel.elf", "kernel").read_bytes()
+
+
+def _make_flavour(out_dir: Path, debug: bool) -> Path:
+    """`make [DEBUG=1] BUILD=out_dir all`, once per session; a lock keeps two
+    test workers from building into one directory at the same time."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with open(out_dir / ".test-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        res = subprocess.run(["make", "-j2", "--no-print-directory", f"DEBUG={1 if debug else ''}",
+                              f"BUILD={out_dir}", "all"], cwd=ROOT, stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT, text=True, timeout=900)
+    assert res.returncode == 0, f"make DEBUG={1 if debug else ''} failed:\n{res.stdout[-4000:]}"
+    return out_dir
+
+
+@pytest.fixture(scope="session")
+def debug_build(build_dir) -> Path:
+    if is_debug_build(build_dir):
+        return build_dir
+    return _make_flavour(build_dir.parent / (build_dir.name + "-debug"), debug=True)
+
+
+@pytest.fixture(scope="session")
+def release_build(build_dir) -> Path:
+    if not is_debug_build(build_dir):
+        return build_dir
+    name = build_dir.name
+    name = name[:-len("-debug")] if name.endswith("-debug") and name != "-debug" else name + "-release"
+    return _make_flavour(build_dir.parent / name, debug=False)
 
 
 @pytest.fixture(scope="session")

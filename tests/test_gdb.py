@@ -18,7 +18,6 @@ Batch-mode GDBs run in their own process group, and the test talks to the
 guest console while GDB waits in `continue`.
 """
 
-import fcntl
 import os
 import re
 import shutil
@@ -388,22 +387,6 @@ def test_fl_break_user_stops_only_in_its_program(machine, gdb_batch, kernel_elf,
 
 # ----- stepping in a DEBUG=1 kernel -------------------------------------------
 
-@pytest.fixture(scope="session")
-def debug_build(build_dir):
-    """`make DEBUG=1` into <build>-debug (what `make DEBUG=1` makes when
-    the build is build/), once; a lock keeps two test workers from building
-    into it at the same time."""
-    out_dir = build_dir.parent / (build_dir.name + "-debug")
-    out_dir.mkdir(parents=True, exist_ok=True)
-    with open(out_dir / ".test-build.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        res = subprocess.run(["make", "-j2", "--no-print-directory", "DEBUG=1",
-                              f"BUILD={out_dir}", "all"], cwd=ROOT, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, text=True, timeout=900)
-    assert res.returncode == 0, f"make DEBUG=1 failed:\n{res.stdout[-4000:]}"
-    return out_dir
-
-
 @pytest.mark.timeout(600)
 @pytest.mark.parametrize("flavour", ["debug", "default"])
 def test_next_from_idle_loop_stays_in_kernel(flavour, request, build_dir, gdb_script, terminals,
@@ -411,7 +394,7 @@ def test_next_from_idle_loop_stays_in_kernel(flavour, request, build_dir, gdb_sc
     # Without scheduler-locking, every try with the DEBUG=1 kernel ended in
     # a stray SIGTRAP from the other hart, and about one in three with the
     # -O2 kernel in the trap vector or in OpenSBI.
-    built = request.getfixturevalue("debug_build") if flavour == "debug" else build_dir
+    built = request.getfixturevalue("debug_build" if flavour == "debug" else "release_build")
     m = Machine(built / "kernel.elf", built / "initrd.cpio", workdir=tmp_path, name="idle")
     try:
         m.start(cpus=2, gdb=True)

@@ -70,7 +70,7 @@ static struct {
     struct blk_chain chain[BLK_QUEUE_SIZE];
 } disk;
 
-static struct spinlock blk_lock = SPINLOCK_INIT("blk");
+static struct spinlock blk_lock = SPINLOCK_INIT("blk", LOCK_RANK_BLK);
 
 /* ------------------------------------------------------------------ */
 /* registers                                                           */

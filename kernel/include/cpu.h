@@ -5,8 +5,10 @@
 #include "types.h"
 #include "config.h"
 #include "arch_api.h"
+#include "lockrank.h"
 
 struct thread;
+struct spinlock;
 
 struct cpu {
     uint32_t id;              /* logical number 0..ncpus-1 (what users see as "hart") */
@@ -26,6 +28,12 @@ struct cpu {
     uint64_t tlb_flush_asked, tlb_flush_done;
     uint32_t tlb_flush_waiters;
     struct arch_cpu arch;     /* the port's own per-hart state (<arch/arch.h>) */
+#ifdef FL_DEBUG
+    /* Spinlocks this hart holds, in the order taken (kernel/lockrank.c).
+     * Last, so that the fields before keep their offsets in both builds. */
+    const struct spinlock *lockrank_held[LOCKRANK_MAX_HELD];
+    int lockrank_nheld;
+#endif
 };
 
 #define IPI_RESCHEDULE  0x1   /* a thread became runnable: look again */

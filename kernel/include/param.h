@@ -15,8 +15,10 @@ enum mm_kind  { MM_SWAP, MM_PAGING };
 enum pc_kind  { PC_INLINE, PC_DAEMON };
 enum refbits_kind { REFBITS_HW, REFBITS_SW };
 /* Deliberate kernel failures, so tests can check the panic path; blk runs
- * the block-device selftest once the scheduler runs. */
-enum selftest_kind { SELFTEST_NONE, SELFTEST_PANIC, SELFTEST_KFAULT, SELFTEST_BLK };
+ * the block-device selftest once the scheduler runs; lockorder takes two
+ * locks against their ranks (a debug build panics, naming both). */
+enum selftest_kind { SELFTEST_NONE, SELFTEST_PANIC, SELFTEST_KFAULT, SELFTEST_BLK,
+                     SELFTEST_LOCKORDER };
 enum meters_kind { METERS_ON, METERS_OFF };
 enum lightsys_kind { LIGHTSYS_ON, LIGHTSYS_OFF };
 
@@ -27,7 +29,7 @@ struct boot_params {
     uint64_t      mem_limit;   /* mem=SIZE in bytes (K, M, G suffixes); 0 = no cap */
     char          init[64];    /* init=PATH, default "/init" */
     bool          quiet;       /* quiet: no banner details */
-    enum selftest_kind selftest; /* selftest=none|panic|kfault|blk, default none */
+    enum selftest_kind selftest; /* selftest=none|panic|kfault|blk|lockorder, default none */
     enum meters_kind meters;   /* meters=on|off, default on: in-kernel latency meters */
     enum lightsys_kind lightsys; /* lightsys=on|off, default on: getpid & co. answered in the vector */
 };

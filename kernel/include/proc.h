@@ -21,6 +21,7 @@
 
 struct aspace;
 struct file;
+struct sleeplock;
 
 enum thread_state {
     T_UNUSED = 0,
@@ -67,6 +68,12 @@ struct thread {
      * stack, 0 once served (thread.c, kstack_shootdown). Last, so that the
      * offsets the trap path uses stay as they are. */
     uint64_t kstack_flush[MAX_HARTS];
+#ifdef FL_DEBUG
+    /* Sleep locks this thread holds, in the order taken (kernel/lockrank.c);
+     * after everything the trap path reaches. */
+    const struct sleeplock *lockrank_held[LOCKRANK_MAX_HELD];
+    int lockrank_nheld;
+#endif
 };
 
 enum proc_state { P_UNUSED = 0, P_ALIVE, P_ZOMBIE };

@@ -1,5 +1,6 @@
 /* Sleeping locks: for long holds that may block (page faults, file I/O).
- * The holder may sleep; waiters sleep instead of spinning. */
+ * The holder may sleep; waiters sleep instead of spinning. Each has a rank
+ * from lockrank.h, like a spinlock; its guard spinlock has LOCK_RANK_GUARD. */
 #ifndef FAULTLINE_SLEEPLOCK_H
 #define FAULTLINE_SLEEPLOCK_H
 
@@ -10,17 +11,24 @@ struct thread;
 struct sleeplock {
     struct spinlock guard;
     bool locked;
+    uint16_t rank;            /* enum lock_rank; fills what was padding */
     int waiters;              /* threads asleep in acquire: release wakes only if any */
     struct thread *holder;
     const char *name;
 };
 
-void sleeplock_init(struct sleeplock *l, const char *name);
+void sleeplock_init(struct sleeplock *l, const char *name, enum lock_rank rank);
 void sleeplock_acquire(struct sleeplock *l);
+/* For a lock no other thread can wait for yet (the new child's space in
+ * fork): taken like sleeplock_acquire, but outside the lock order, so it
+ * may nest in a lock of its own rank. */
+void sleeplock_acquire_fresh(struct sleeplock *l);
 void sleeplock_release(struct sleeplock *l);
-/* Takes l if nobody holds it; never sleeps, so it may be called under a
- * spinlock (the page-replacement clock looks at other processes' spaces
- * that way and passes over a busy one rather than wait). */
+/* Takes l if nobody holds it; never sleeps, nor spins (the guard is only
+ * tried too: a guard held for a moment makes it fail), so it may be called
+ * under any spinlock and is outside the lock order: the page-replacement
+ * clock looks at other processes' spaces that way, under the frames lock,
+ * and passes over a busy one rather than wait. */
 bool sleeplock_try(struct sleeplock *l);
 bool sleeplock_held_by_me(const struct sleeplock *l);
 

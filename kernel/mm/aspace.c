@@ -16,7 +16,7 @@
 #define MAX_ASPACES (MAX_PROCS * 2)     /* exec holds the old and the new */
 
 static struct aspace aspaces[MAX_ASPACES];
-static struct spinlock aspaces_lock = SPINLOCK_INIT("aspaces");
+static struct spinlock aspaces_lock = SPINLOCK_INIT("aspaces", LOCK_RANK_ASPACES);
 
 static void release_harts(struct aspace *as);
 static uint64_t lazy_committed;
@@ -78,7 +78,7 @@ struct aspace *aspace_create(void)
         as->in_use = false;
         return NULL;
     }
-    sleeplock_init(&as->lock, "aspace");
+    sleeplock_init(&as->lock, "aspace", LOCK_RANK_ASPACE);
     as->nregions = 0;
     as->heap_start = as->brk = 0;
     as->resident = 0;

@@ -112,9 +112,10 @@ int aspace_clone(struct aspace *src, struct aspace **out)
     struct aspace *dst = aspace_create();
     if (!dst)
         return -EAGAIN;
-    /* Parent before child; nobody else can wait for the new child's lock. */
+    /* Parent before child; nobody else can wait for the new child's lock,
+     * so it may nest in the parent's, of the same rank (lockrank.h). */
     sleeplock_acquire(&src->lock);
-    sleeplock_acquire(&dst->lock);
+    sleeplock_acquire_fresh(&dst->lock);
     memcpy(dst->regions, src->regions, sizeof dst->regions);
     dst->nregions = src->nregions;
     dst->heap_start = src->heap_start;

@@ -11,7 +11,7 @@
 #include <arch/arch.h>
 
 static struct coremap core;
-static struct spinlock frames_lock = SPINLOCK_INIT("frames");
+static struct spinlock frames_lock = SPINLOCK_INIT("frames", LOCK_RANK_FRAMES);
 
 static bool overlaps(paddr_t a, paddr_t b, const struct mem_range *r)
 {

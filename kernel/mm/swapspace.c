@@ -16,7 +16,7 @@
 
 static uint64_t slot_bits[SWAPMAP_WORDS(SWAP_MAX_SLOTS)];
 static struct swapmap slots;
-static struct spinlock swap_lock = SPINLOCK_INIT("swap");
+static struct spinlock swap_lock = SPINLOCK_INIT("swap", LOCK_RANK_SWAP);
 static bool present;
 
 void swap_init(void)
