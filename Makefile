@@ -78,7 +78,7 @@ KERNEL  := $(BUILD)/kernel.elf
 INITRD  := $(BUILD)/initrd.cpio
 
 .PHONY: all kernel user initrd qemu qemu-gdb gdb test test-debug test-host clean toolchain \
-        check-toolchain bench mmbench docs-results help check-knobs
+        check-toolchain bench mmbench fuzz docs-results help check-knobs
 all: check-toolchain $(KERNEL) $(INITRD) ## build kernel, user programs and initrd (the default)
 
 kernel: $(KERNEL) ## build only the kernel, kernel.elf in the build directory
@@ -203,6 +203,19 @@ MMBENCH_RUNS ?= 3
 mmbench: all ## memory managers compared under -icount -> build/mmbench/ (DOCS=1: docs/results)
 	$(PYTHON) tools/mmbench.py --arch $(ARCH_QEMU) --kernel $(KERNEL) --initrd $(INITRD) --repeat $(MMBENCH_RUNS) \
 	  --out-dir $(MMBENCH_OUT) --log-dir $(BUILD)/mmbench $(if $(DOCS),--docs-md docs/measurement.md)
+
+# The random-system-call campaign (docs/fuzz.md): `fuzz` in every machine
+# configuration (both memory managers, 1 and 2 harts, with and without
+# memory pressure), FUZZ_CALLS calls shared among them; fails on a panic,
+# a hang, a silent shell or a leaked frame or swap slot. The table and
+# summary.json go to $(BUILD)/fuzz.
+## FUZZ_CALLS: system calls in all for `make fuzz`, shared equally by its configurations
+FUZZ_CALLS ?= 1000000
+## FUZZ_SEED: the seed of `make fuzz` (the same seed makes the same calls)
+FUZZ_SEED ?= 1
+fuzz: all ## random system calls in every configuration, checked for panics, hangs and leaks -> build/fuzz/
+	$(PYTHON) tools/fuzz.py --kernel $(KERNEL) --initrd $(INITRD) --calls $(FUZZ_CALLS) \
+	  --seed $(FUZZ_SEED) --out-dir $(BUILD)/fuzz
 
 # Every result kept in docs/ regenerated from one build: docs/results/* and
 # the generated blocks of docs/measurement.md (tests/test_docs.py checks

@@ -133,3 +133,27 @@ def test_swap_hog_fork_exec_no_kill(machine):
     assert st["swap_used"] == st["swap_owned"], st
     assert st["oom_kills"] == 0 and st["swapouts"] > 0 and st["swapins"] > 0, st
     assert "FL-PANIC" not in m.log
+
+
+PAGING_RUNS = 3
+
+
+@pytest.mark.timeout(PAGING_RUNS * 120 + 180)
+def test_paging_pressure_no_kill(machine):
+    """mm=paging, 8 MiB, two harts: children that together want twice
+    memory page for seconds (one pages all of its memory out with vmctl
+    again and again) while the test process mostly sleeps, so its pages go
+    first and it faults them back while the others hold theirs. No process
+    may be killed for want of memory: a fault used to give up after a
+    fixed number of tries (microseconds on two harts) and kill with the
+    swap space nearly empty (found by fuzz; kernel/mm/mm_paging.c)."""
+    m = boot_to_shell(machine, cpus=2, append="mm=paging mem=8M", disk_size="64M")
+    wait_for_log(m, r"^faultline: swap: \d+ page slots")
+    for _ in range(PAGING_RUNS):
+        out = run_racetests(m, "pagingstarve")
+        assert re.search(r"^pagingstarve: OK$", out, re.MULTILINE), out[-3000:]
+        assert not KILL_LINE.search(out), out[-3000:]
+    st = settled_vmstat(m)
+    assert st["oom_kills"] == 0 and st["pageouts"] > 0 and st["pageins"] > 0, st
+    assert st["frames_user"] == st["resident_total"], st
+    assert "FL-PANIC" not in m.log

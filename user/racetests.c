@@ -36,6 +36,14 @@
 #define SWAP_GROW_STEP    (256L * 1024L)   /* sbrk step while looking for the limit */
 #define SWAP_GROW_MAX     (256L * MIB)     /* stop looking past this */
 #define HUGE_REQUEST      (68L * MIB)      /* more than mem=8M or 16M can ever hold */
+#define THRASH_CHILDREN   6
+#define THRASH_OVERCOMMIT 2                /* the children want twice memory */
+#define THRASH_MS         4000     /* each child pages this long: they overlap */
+#define THRASH_OWN_PAGES  64
+#define THRASH_SALT_STEP  37
+#define THRASH_DEADLINE_MS 120000
+#define THRASH_NO_MEMORY  3                /* thrash_child's exit codes */
+#define THRASH_BAD_PAGE   4
 
 /* ---------------------------------------------------------------- helpers */
 
@@ -600,6 +608,80 @@ static void swapexec(void)
     CHECK(FL_WIFEXITED(status) && FL_WEXITSTATUS(status) == 0, "child: wait status 0x%x", status);
 }
 
+/* --------------------------------------- paging under pressure */
+
+/* Children that page without end (one of them also pages all of its
+ * memory out at once, again and again), and one process that mostly sleeps, so
+ * that its pages are the first to go and each time it wakes it must fault
+ * them back in while every other user page belongs to a process in the
+ * middle of its own fault. A fault there must wait for memory, not call
+ * it exhausted after a fixed number of tries (that killed the sleeper
+ * with "out of memory" with 60 MiB of swap space free). */
+static void thrash_child(long pages, int salt, bool pager)
+{
+    char *m = mmap(NULL, (size_t)pages * PAGE_BYTES, FL_PROT_READ | FL_PROT_WRITE, FL_MAP_ANON);
+    if (ptr_error(m))
+        exit(THRASH_NO_MEMORY);
+    long start = uptime();
+    for (int pass = 0; uptime() - start < THRASH_MS; pass++) {
+        for (long i = 0; i < pages; i++) {
+            char *b = m + i * PAGE_BYTES;
+            if (pass > 0 && *b != (char)(i + salt + pass - 1))
+                exit(THRASH_BAD_PAGE);
+            *b = (char)(i + salt + pass);
+        }
+        /* The first child also sends all of it to the disk at once: one
+         * call that holds its address space for hundreds of writes. */
+        if (pager)
+            vmctl(FL_VMCTL_PAGEOUT, m, (unsigned long)pages * PAGE_BYTES);
+    }
+    exit(0);
+}
+
+static void pagingstarve(void)
+{
+    struct fl_sysinfo si;
+    struct fl_vmstat before, after;
+    expect("sysinfo", sysinfo(&si), 0);
+    expect("vmstat", vmstat(&before), 0);
+    /* Together the children want twice memory. */
+    long pages = (long)si.frames_total * THRASH_OVERCOMMIT / THRASH_CHILDREN;
+    int pids[THRASH_CHILDREN];
+    for (int c = 0; c < THRASH_CHILDREN; c++) {
+        pids[c] = fork();
+        CHECK(pids[c] >= 0, "fork: %s", strerror(pids[c]));
+        if (pids[c] == 0)
+            thrash_child(pages, c * THRASH_SALT_STEP, c == 0);
+    }
+    /* The sleeper: this process, with a few pages of its own to check. */
+    static char mine[THRASH_OWN_PAGES * PAGE_BYTES];
+    for (int i = 0; i < THRASH_OWN_PAGES; i++)
+        mine[i * PAGE_BYTES] = (char)i;
+    int left = THRASH_CHILDREN;
+    long start = uptime();
+    while (left > 0) {
+        CHECK(uptime() - start < THRASH_DEADLINE_MS, "the children did not finish in %d ms",
+              THRASH_DEADLINE_MS);
+        sleep(POLL_MS);
+        for (int i = 0; i < THRASH_OWN_PAGES; i++)
+            CHECK(mine[i * PAGE_BYTES] == (char)i, "own page %d changed", i);
+        int status = 0;
+        int pid = wait_pid(-1, &status, WNOHANG);
+        CHECK(pid >= 0, "wait_pid: %s", strerror(pid));
+        if (pid == 0)
+            continue;
+        left--;
+        CHECK(FL_WIFEXITED(status), "a thrashing child (pid %d) was killed by signal %d", pid,
+              FL_WTERMSIG(status));
+        CHECK(FL_WEXITSTATUS(status) != THRASH_BAD_PAGE, "child %d read back a wrong page", pid);
+        CHECK(FL_WEXITSTATUS(status) == 0, "child %d: exit status %d", pid,
+              FL_WEXITSTATUS(status));
+    }
+    expect("vmstat", vmstat(&after), 0);
+    CHECK(after.pageouts > before.pageouts, "nothing was paged out: no pressure");
+    expect("out-of-memory kills", (long)(after.oom_kills - before.oom_kills), 0);
+}
+
 /* ------------------------------------------------------------- runner */
 
 static const struct test tests[] = {
@@ -612,6 +694,12 @@ static const struct test tests[] = {
  * by default when the kernel says it is the memory manager. */
 static const struct test swap_tests[] = {
     TEST(swaphuge), TEST(swapgrow), TEST(swapexec),
+};
+
+/* Only under mm=paging, where the children may together want more than
+ * memory: run when named (tests/test_races.py boots mem=8M for it). */
+static const struct test paging_tests[] = {
+    TEST(pagingstarve),
 };
 
 static bool running_swap(void)
@@ -631,11 +719,14 @@ int main(int argc, char *argv[])
         /* Each name from whichever table has it. */
         for (int i = 1; i < argc; i++) {
             char *one[] = { argv[0], argv[i], NULL };
-            bool swap = false;
+            bool swap = false, paging = false;
             for (size_t k = 0; k < ARRAY_SIZE(swap_tests); k++)
                 swap |= strcmp(swap_tests[k].name, argv[i]) == 0;
+            for (size_t k = 0; k < ARRAY_SIZE(paging_tests); k++)
+                paging |= strcmp(paging_tests[k].name, argv[i]) == 0;
             failed += swap ? run_tests(swap_tests, ARRAY_SIZE(swap_tests), 2, one)
-                           : run_tests(tests, ARRAY_SIZE(tests), 2, one);
+                    : paging ? run_tests(paging_tests, ARRAY_SIZE(paging_tests), 2, one)
+                    : run_tests(tests, ARRAY_SIZE(tests), 2, one);
         }
     } else {
         failed = run_tests(tests, ARRAY_SIZE(tests), 1, argv);

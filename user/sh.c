@@ -206,7 +206,7 @@ static const struct {
     { "echo",        "echo ARGS...: print the arguments" },
     { "exectests",   "in-guest tests of exec from ram files" },
     { "faultnull",   "dereference NULL, to see the kernel's kill message" },
-    { "fuzz",        "system-call fuzzer: random calls, checked for sane answers" },
+    { "fuzz",        "fuzz [-s SEED] [-n CALLS] [-c CHILDREN]: random system calls" },
     { "getpidbench", "the cost of getpid in instructions and cycles (FL-JSON)" },
     { "halt",        "halt [CODE]: power off; QEMU exits with CODE" },
     { "hog",         "hog [-p N] [-m KIB] [-r R] [-s] [-f]: memory-hog workload" },

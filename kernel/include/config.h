@@ -33,6 +33,9 @@
                                         (each failure is a page whose owner was busy) */
 #define RECLAIM_BUSY_WAITS  1000     /* times a fault yields, when every candidate's
                                         owner is busy, before it calls memory exhausted */
+#define STARVED_FRAME_RESERVE (USER_FRAME_RESERVE / 2)  /* frames a fault that waited
+                                        that long for busy owners leaves free when it
+                                        takes one from the reserve */
 #define SWAP_MIN_SLOTS      64       /* a device smaller than this (256 KiB) is not
                                         worth swapping to: run without swap */
 #define SWAP_MAX_SLOTS      (1U << 20) /* 4 GiB of page slots: the bitmap is static */

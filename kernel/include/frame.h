@@ -25,6 +25,9 @@ void    frame_free(paddr_t pa);                        /* panics on a double fre
  * are at or below USER_FRAME_RESERVE, which keeps frames for page tables
  * and kernel stacks when user pages have filled memory. */
 paddr_t frame_alloc_user(void *owner, uint64_t vpn);
+/* The same, leaving `keep` frames free: a fault that found every page's
+ * owner busy may go below USER_FRAME_RESERVE (mm.c). */
+paddr_t frame_alloc_user_keeping(void *owner, uint64_t vpn, uint64_t keep);
 /* The physical address of core-map record index. */
 paddr_t frame_pa_of(uint32_t index);
 /* FRAME_F_DIRTY: the frame differs from every copy elsewhere (its page was

@@ -30,8 +30,10 @@ struct mm_ops {
     /* From the boot thread: kernel threads the manager needs. */
     void (*start)(void);
     /* A fault in `as` (its lock held) found no free frame: make one free.
-     * 0 (try again), -ENOMEM (nothing can be freed), -ENOSPC (the swap
-     * device is full), -EIO (writing a page out failed). */
+     * 0 (try again), -ENOMEM (nothing can be freed), -EBUSY (every page
+     * that could go belongs to a process busy in its own fault, for as
+     * long as it waited: the fault may dip into the reserve), -ENOSPC (the
+     * swap device is full), -EIO (writing a page out failed). */
     int  (*make_room)(struct aspace *as);
     /* vmctl(FL_VMCTL_SWAPOUT): the caller's process out and back in.
      * NULL where the manager does not move whole processes. */

@@ -66,11 +66,12 @@ void frame_free(paddr_t pa)
         panic("frames: bad free of %lx (double free, pinned or not RAM)", (uint64_t)pa);
 }
 
-/* A user frame with its core-map owner set in the same lock hold. */
-paddr_t frame_alloc_user(void *owner, uint64_t vpn)
+/* A user frame with its core-map owner set in the same lock hold, if
+ * more than `keep` frames are free. */
+paddr_t frame_alloc_user_keeping(void *owner, uint64_t vpn, uint64_t keep)
 {
     spin_lock(&frames_lock);
-    pfn_t pfn = core.nfree > USER_FRAME_RESERVE ? coremap_alloc(&core, FRAME_USER) : 0;
+    pfn_t pfn = core.nfree > keep ? coremap_alloc(&core, FRAME_USER) : 0;
     struct frame *f = pfn ? coremap_frame(&core, pfn) : NULL;
     if (f) {
         f->owner = owner;
@@ -79,6 +80,11 @@ paddr_t frame_alloc_user(void *owner, uint64_t vpn)
     }
     spin_unlock(&frames_lock);
     return (paddr_t)pfn << PAGE_SHIFT;
+}
+
+paddr_t frame_alloc_user(void *owner, uint64_t vpn)
+{
+    return frame_alloc_user_keeping(owner, vpn, USER_FRAME_RESERVE);
 }
 
 static struct frame *frame_of(paddr_t pa)

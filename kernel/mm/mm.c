@@ -42,6 +42,19 @@ paddr_t mm_alloc_frame_slow(struct aspace *as, vaddr_t va, int *err, bool *made_
             return pa;
         int rc = mm->make_room(as);
         *made_room = true;
+        if (rc == -EBUSY) {
+            /* Every page that could go belonged to a process in its own
+             * fault for as long as this one waited: on two harts the others
+             * can keep their spaces locked, each paging its own pages in
+             * and out and taking every frame it frees, and this fault
+             * would starve. Take one from the reserve instead of calling
+             * memory exhausted (which killed a process with the swap
+             * space nearly empty; found by fuzz). */
+            pa = frame_alloc_user_keeping(as, va >> PAGE_SHIFT, STARVED_FRAME_RESERVE);
+            if (pa)
+                return pa;
+            rc = -ENOMEM;
+        }
         if (rc) {
             *err = rc;
             return 0;

@@ -103,7 +103,7 @@ static int paging_make_room(struct aspace *self)
             continue;
         }
         if (!pa)
-            return -ENOMEM;
+            return ctx.busy ? -EBUSY : -ENOMEM;   /* -EBUSY: every owner was busy */
         struct aspace *as = owner;
         void *leaf = mmu_leaf(as->root, vpn << PAGE_SHIFT, false);
         rc = mm_evict_page(as, leaf, pa);
