@@ -238,6 +238,49 @@ static void illcatch(void)
     expect("SIGILL handler ran", hits[SIGILL], 1);
 }
 
+/* Each kind of trap the kernel decodes reaches its signal, with the
+ * address the hardware reported. */
+static void trapcatch(void)
+{
+    install(SIGTRAP, skipping_handler);
+    __asm__ volatile("ebreak" ::: "memory");
+    expect("SIGTRAP handler ran for a breakpoint", hits[SIGTRAP], 1);
+}
+
+#define STORE_OFFSET 8   /* stored to NULL + this: the fault address says where */
+
+static void storecatch(void)
+{
+    install(SIGSEGV, skipping_handler);
+    /* a store where nothing is mapped: a store page fault */
+    __asm__ volatile("sd zero, %1(%0)" :: "r"(null_addr), "i"(STORE_OFFSET) : "memory");
+    expect("SIGSEGV handler ran for a store", hits[SIGSEGV], 1);
+    expect("store fault address", (long)last_addr, STORE_OFFSET);
+    /* a store into the program's own text, mapped but not writable */
+    uintptr_t text = (uintptr_t)storecatch;
+    __asm__ volatile("sd zero, 0(%0)" :: "r"(text) : "memory");
+    expect("SIGSEGV handler ran for a store into text", hits[SIGSEGV], 2);
+    expect("text fault address", (long)last_addr, (long)text);
+}
+
+/* Back to the caller of the function that could not be fetched. */
+static void returning_handler(int sig, uint64_t addr, struct fl_sigframe *f)
+{
+    hits[sig]++;
+    last_addr = addr;
+    f->regs[FL_REG_PC] = f->regs[FL_REG_RA];
+}
+
+static void execcatch(void)
+{
+    install(SIGSEGV, returning_handler);
+    /* a call to where nothing is mapped: an instruction page fault */
+    void (*volatile nowhere)(void) = (void (*)(void))BELOW_USER_BASE;
+    nowhere();
+    expect("SIGSEGV handler ran for a fetch", hits[SIGSEGV], 1);
+    expect("fetch fault address", (long)last_addr, (long)BELOW_USER_BASE);
+}
+
 static void faulting_handler(int sig, uint64_t addr, struct fl_sigframe *f)
 {
     (void)sig; (void)addr; (void)f;
@@ -545,7 +588,8 @@ static const struct test tests[] = {
     TEST(nodefer),     TEST(resethand),    TEST(defaults),     TEST(segvcatch),
     TEST(illcatch),    TEST(faultinhandler), TEST(badframe),   TEST(crossharts),
     TEST(eintr),       TEST(allregs),      TEST(badinputs),    TEST(strayreturn),
-    TEST(badpc),       TEST(framemask),    TEST(frameaddr),
+    TEST(badpc),       TEST(framemask),    TEST(frameaddr),   TEST(trapcatch),
+    TEST(storecatch),  TEST(execcatch),
 };
 
 int main(int argc, char *argv[])
