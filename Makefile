@@ -225,7 +225,7 @@ docs-results: all ## regenerate docs/results and the figures docs/measurement.md
 	  $(MAKE) --no-print-directory mmbench DOCS=1 || rc=1; exit $$rc
 
 # The same suite against the DEBUG=1 build (build-debug/), whose kernel
-# checks the lock order on every acquisition (kernel/lockrank.c).
+# checks the lock order on every acquisition (kernel/lock/lockrank.c).
 test-debug: ## build with DEBUG=1 (lock-rank checks on), then run every test against build-debug/
 	@$(MAKE) --no-print-directory test DEBUG=1
 

@@ -70,7 +70,7 @@
                                         free-running 32-bit indexes wrap cleanly */
 #define CONSOLE_READ_CHUNK  256      /* bytes a read copies out per step (a kernel-stack buffer) */
 
-/* --- device interrupts (kernel/irq.c) --- */
+/* --- device interrupts (kernel/dev/irq.c) --- */
 #define IRQ_LINES           128      /* interrupt lines a handler may be registered for:
                                         QEMU virt's PLIC has 95 (riscv,ndev) */
 
