@@ -108,7 +108,7 @@ def test_every_lock_is_given_the_rank_of_its_name():
         "lockrank.h names a lock the kernel never inits"
 
 
-@pytest.mark.parametrize("flavour", ["debug", "release"])
+@pytest.mark.parametrize("flavour", ["debug", pytest.param("release", marks=pytest.mark.release_kernel)])
 def test_selftest_lockorder(flavour, request, tmp_path):
     built = request.getfixturevalue(f"{flavour}_build")
     m = Machine(built / "kernel.elf", built / "initrd.cpio", workdir=tmp_path, name="lockorder")
