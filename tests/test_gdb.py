@@ -429,7 +429,7 @@ def test_next_from_idle_loop_stays_in_kernel(flavour, request, build_dir, gdb_sc
         priv = gdb_do(gdb, "info registers priv")
         assert "Supervisor" in priv, priv
         where = gdb_do(gdb, "bt 1")
-        assert re.search(r"#0 .* at kernel/sched\.c:\d+", where), where
+        assert re.search(r"#0 .* at kernel/proc/sched\.c:\d+", where), where
         lines = re.findall(r"^(\d+)\t", "".join(answers), re.MULTILINE)
         assert len(set(lines)) >= 3, f"`next` did not walk through the loop:\n{''.join(answers)}"
         gdb_do(gdb, "detach")
