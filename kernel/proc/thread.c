@@ -72,14 +72,19 @@ static void kstack_unmap(int slot)
     }
 }
 
-/* Maps fresh frames for slot's stack; returns its top or 0. */
+/* Maps fresh frames for slot's stack; returns its top or 0. The frames
+ * are zeroed: besides leaving no earlier owner's bytes on the stack, a
+ * frame that last held a program's text keeps QEMU's (TCG) translations of
+ * it until every byte they came from is written, and a stack is written
+ * only near its top, so every store to it took QEMU's self-modifying-code
+ * path for the thread's whole life (a 25-40x slower system-call loop). */
 static uint64_t kstack_map(int slot)
 {
     uint64_t base = kstack_base(slot);
     int rc = 0;
     spin_lock(&kstack_lock);
     for (int p = 0; p < KSTACK_PAGES && rc == 0; p++) {
-        paddr_t f = frame_alloc(FRAME_KERNEL);
+        paddr_t f = frame_alloc_zeroed(FRAME_KERNEL);
         rc = f ? mmu_map_page(kernel_pagetable, base + (uint64_t)p * PAGE_SIZE, f, PROT_R | PROT_W | PROT_G)
                : -ENOMEM;
         if (rc && f)
