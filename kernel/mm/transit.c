@@ -31,7 +31,7 @@ static int waiters;               /* threads in transit_wait (atomic; see end_un
 
 static struct transit *mine(void)
 {
-    return &transits[current_thread() - threads];
+    return &transits[current_thread_index()];
 }
 
 static void check_step(void *leaf, enum page_event ev, enum leaf_state want)
@@ -95,16 +95,15 @@ void transit_begin_in(struct aspace *as, void *leaf, paddr_t pa, uint32_t slot, 
     as_count(&as->resident, 1);
 }
 
-int transit_finish_in(void)
+int transit_finish_in(uint64_t not_metered)
 {
     struct transit *t = mine();
+    t->meter_start += not_metered;
     int rc = swap_read(t->slot, t->pa);
-    if (!rc)
-        frame_set_dirty_pinned(t->pa);    /* the only copy is now the frame */
-    /* Unpinned before the end: a waiter (munmap) may free the frame as
-     * soon as the end is seen. The clock passes over the INCOMING entry
-     * meanwhile. */
-    frame_unpin(t->pa);
+    /* Dirty if read: the only copy is now the frame. Unpinned before the
+     * end: a waiter (munmap) may free the frame as soon as the end is
+     * seen. The clock passes over the INCOMING entry meanwhile. */
+    frame_unpin_dirty(t->pa, rc == 0);
     if (rc) {
         spin_lock(&transit_lock);
         check_step(t->leaf, PE_READ_FAILED, LEAF_SWAPPED);
