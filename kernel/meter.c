@@ -158,14 +158,6 @@ uint64_t meter_split_start(uint64_t *offcpu_at_start)
     return now;
 }
 
-uint64_t meter_run_now(void)
-{
-    uint64_t irq = arch_intr_save();
-    uint64_t now = meter_now() - current_thread()->offcpu_cycles;
-    arch_intr_restore(irq);
-    return now;
-}
-
 void meter_record_split(enum fl_meter_event run, enum fl_meter_event wait,
                         uint64_t start, uint64_t offcpu_at_start)
 {

@@ -198,31 +198,22 @@ fault_resolve(struct aspace *as, int rc, struct fault_probe *probe, struct fault
     return FAULT_KILL;
 }
 
-/* This thread's page-in has begun under as->lock: lets go of the lock,
- * then reads the page in. Letting go is not metered as the page-in's:
- * the fault did it after the page-in's interval when the read ran under
- * the lock, and does it once either way (docs/measurement.md). */
-static __attribute__((noinline)) enum fault_resolution
-finish_page_in(struct aspace *as, struct fault_probe *probe, struct fault_outcome *out)
-{
-    uint64_t before = meter_run_now();
-    sleeplock_release(&as->lock);
-    if (transit_finish_in(meter_run_now() - before) == 0) {
-        /* The transit's end mapped the page. */
-        probe->zeroed_at = probe->mapped_at = meter_now();
-        return FAULT_MAPPED;
-    }
-    return fault_resolve(as, FAULT_FINISH_READ, probe, out);
-}
-
 enum fault_resolution vm_fault(struct aspace *as, vaddr_t va, enum access access,
                                struct fault_probe *probe, struct fault_outcome *out)
 {
     vm_count(VM_FAULTS);
     sleeplock_acquire(&as->lock);
     int rc = fault_locked(as, va, access, probe, &out->transit_leaf);
-    if (__builtin_expect(rc == FAULT_FINISH_READ, 0))
-        return finish_page_in(as, probe, out);
+    if (__builtin_expect(rc == FAULT_FINISH_READ, 0)) {
+        /* This thread's page-in has begun: the transit lets go of the
+         * lock, reads the page and maps it. Here, not in fault_resolve:
+         * a page-in is measured. */
+        if (transit_finish_in(&as->lock) == 0) {
+            probe->zeroed_at = probe->mapped_at = meter_now();
+            return FAULT_MAPPED;
+        }
+        return fault_resolve(as, rc, probe, out);
+    }
     sleeplock_release(&as->lock);
     if (rc == 0)
         return FAULT_MAPPED;
@@ -262,7 +253,7 @@ int aspace_make_present(struct aspace *as, vaddr_t va, paddr_t *pa)
             if ((rc = mm->wait_room(as, waits++)) != 0)
                 return rc;
         if (rc == FAULT_FINISH_READ)
-            rc = transit_finish_in(0);
+            rc = transit_finish_in(NULL);
         if (rc)
             return rc;
         mmu_leaf_read(leaf, &li);

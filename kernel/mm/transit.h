@@ -22,12 +22,11 @@
  * as) and calls transit_finish_in. */
 void transit_begin_in(struct aspace *as, void *leaf, paddr_t pa, uint32_t slot, unsigned prot,
                       uint64_t meter_start, uint64_t meter_off);
-/* Reads the caller's page in and ends its transit: PRESENT (0), or, if
- * the device failed, SWAPPED again with the frame freed (-EIO).
- * not_metered: cycles the caller spent since transit_begin_in on work
- * that is not the page-in's (letting go of the space's lock), taken off
- * vm.pagein. */
-int  transit_finish_in(uint64_t not_metered);
+/* Lets go of `held` (the space's lock, unless NULL: no one else can reach
+ * the space), then reads the caller's page in and ends its transit:
+ * PRESENT (0), or, if the device failed, SWAPPED again with the frame
+ * freed (-EIO). */
+int  transit_finish_in(struct sleeplock *held);
 
 /* as->lock held, the page taken from leaf and every TLB shot down, its
  * frame pa dirty: gives it a slot and starts writing it there. The page
