@@ -18,8 +18,8 @@
 
 /* as->lock held, leaf SWAPPED with slot: the page becomes INCOMING into
  * frame pa (a new user frame, now pinned), counted resident from here
- * on. The caller then lets go of the lock (unless no one else can reach
- * as) and calls transit_finish_in. */
+ * on. The caller then calls transit_finish_in, which lets go of the lock
+ * (unless no one else can reach as) before the read. */
 void transit_begin_in(struct aspace *as, void *leaf, paddr_t pa, uint32_t slot, unsigned prot,
                       uint64_t meter_start, uint64_t meter_off);
 /* Lets go of `held` (the space's lock, unless NULL: no one else can reach
