@@ -26,8 +26,9 @@ include $(ARCH_DIR)/arch.mk
 DEBUG   ?=
 # The debug build has its own directory, so debug and optimised objects never
 # mix and switching between them rebuilds nothing.
+DEBUG_BUILD := build-debug
 ifeq ($(strip $(DEBUG)),1)
-BUILD   ?= build-debug
+BUILD   ?= $(DEBUG_BUILD)
 OPTFLAGS := -Og -DFL_DEBUG
 else ifneq ($(filter-out 0,$(strip $(DEBUG))),)
 $(error DEBUG=$(DEBUG): use DEBUG=1 for the -Og debug build in build-debug/, or leave DEBUG unset)
@@ -225,9 +226,14 @@ docs-results: all ## regenerate docs/results and the figures docs/measurement.md
 	  $(MAKE) --no-print-directory mmbench DOCS=1 || rc=1; exit $$rc
 
 # The same suite against the DEBUG=1 build (build-debug/), whose kernel
-# checks the lock order on every acquisition (kernel/lockrank.c).
+# checks the lock order on every acquisition (kernel/lock/lockrank.c). DEBUG=1
+# goes to the build only: the tests' own make runs (test_make.py) must not
+# inherit it.
+TEST_DEBUG_BUILD = $(if $(filter 1,$(strip $(DEBUG))),$(BUILD),$(DEBUG_BUILD))
 test-debug: ## build with DEBUG=1 (lock-rank checks on), then run every test against build-debug/
-	@$(MAKE) --no-print-directory test DEBUG=1
+	@$(PYTHON) tools/setup.py --test
+	@$(MAKE) --no-print-directory all DEBUG=1 BUILD=$(TEST_DEBUG_BUILD)
+	FL_BUILD=$(TEST_DEBUG_BUILD) FL_ARCH=$(ARCH_QEMU) $(PYTHON) -m pytest -q -n 2 tests
 
 test-host: ## only the host unit tests (no QEMU, no cross build)
 	FL_BUILD=$(BUILD) $(PYTHON) -m pytest -q -m host tests

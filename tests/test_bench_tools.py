@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from qemu_helpers import BOOT_TIMEOUT, run_lat
+from qemu_helpers import BOOT_TIMEOUT, run_lat, wait_for_log
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -40,6 +40,9 @@ def test_lat_usage_and_exit_status(machine):
     # background job's status line).
     m.send("lat bogus &")
     m.expect_prompt(timeout=30)
+    # Its usage text ends before anything more is typed: a command typed
+    # while the background job still prints would have its echo cut by it.
+    wait_for_log(m, r"lat: unknown benchmark 'bogus'[\s\S]*docs/measurement\.md\)\r?\n", timeout=30)
     out = m.run_shell("echo next")
     out += m.run_shell("echo again")
     assert "lat: unknown benchmark 'bogus'" in m.log and "done status 2" in out + m.log

@@ -4,7 +4,7 @@ AddressSanitizer and UndefinedBehaviorSanitizer, from the source lists in
 user/cc/build.mk, and run on the host:
 
   - every test program and sample compiles, and the executable passes the
-    kernel's own ELF checks (kernel/elf.c);
+    kernel's own ELF checks (kernel/lib/elf.c);
   - the assembler encodes every instruction it knows exactly as GNU as
     does, far branches included;
   - bad programs get their message with file and line, and exit 1;
@@ -97,7 +97,7 @@ int main(int argc, char **argv)
 }
 ''')
     exe = out / "elfcheck"
-    proc = subprocess.run([HOST_CC, *HOST_CFLAGS, str(src), "kernel/elf.c", "-o", str(exe)],
+    proc = subprocess.run([HOST_CC, *HOST_CFLAGS, str(src), "kernel/lib/elf.c", "-o", str(exe)],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     return exe

@@ -1,4 +1,4 @@
-"""QEMU tests of exec from a ram file (kernel/exec.c), which cc's programs
+"""QEMU tests of exec from a ram file (kernel/proc/exec.c), which cc's programs
 need: the in-guest suite user/exectests.c, under both memory managers.
 
 It runs a program copied into a ram file, refuses damaged ones with

@@ -18,6 +18,7 @@ Batch-mode GDBs run in their own process group, and the test talks to the
 guest console while GDB waits in `continue`.
 """
 
+import ast
 import os
 import re
 import shutil
@@ -379,8 +380,13 @@ def test_fl_break_user_stops_only_in_its_program(machine, gdb_batch, kernel_elf,
     current = re.search(r"^hart \d+: pid (\d+) (\S+) \(thread \S+\), (\S)-mode$", out,
                         re.MULTILINE)
     assert current and current.group(2) == "echo" and current.group(3) == "U", out
-    assert f"passed: [('{decoy}', 1)]" in out, \
-        f"the breakpoint should have passed over {decoy} once:\n{out}"
+    # The decoy passed over once, echo never. (Other programs may pass too:
+    # in the -Og build the shell's own code sits at echo's main address.)
+    passed = re.search(r"^passed: (\[.*\])$", out, re.MULTILINE)
+    assert passed, out
+    passed = dict(ast.literal_eval(passed.group(1)))
+    assert passed.get(decoy) == 1 and "echo" not in passed, \
+        f"the breakpoint should have passed over {decoy} once, echo never:\n{out}"
     m.expect_line(r"^through the decoy$", timeout=60)
     m.expect_prompt(timeout=60)
 
@@ -388,7 +394,7 @@ def test_fl_break_user_stops_only_in_its_program(machine, gdb_batch, kernel_elf,
 # ----- stepping in a DEBUG=1 kernel -------------------------------------------
 
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("flavour", ["debug", "default"])
+@pytest.mark.parametrize("flavour", ["debug", pytest.param("default", marks=pytest.mark.release_kernel)])
 def test_next_from_idle_loop_stays_in_kernel(flavour, request, build_dir, gdb_script, terminals,
                                              tmp_path):
     # Without scheduler-locking, every try with the DEBUG=1 kernel ended in
@@ -423,7 +429,7 @@ def test_next_from_idle_loop_stays_in_kernel(flavour, request, build_dir, gdb_sc
         priv = gdb_do(gdb, "info registers priv")
         assert "Supervisor" in priv, priv
         where = gdb_do(gdb, "bt 1")
-        assert re.search(r"#0 .* at kernel/sched\.c:\d+", where), where
+        assert re.search(r"#0 .* at kernel/proc/sched\.c:\d+", where), where
         lines = re.findall(r"^(\d+)\t", "".join(answers), re.MULTILINE)
         assert len(set(lines)) >= 3, f"`next` did not walk through the loop:\n{''.join(answers)}"
         gdb_do(gdb, "detach")

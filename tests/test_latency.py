@@ -5,12 +5,15 @@ Each budget is the count measured when it was set plus a little headroom,
 so a regression on a path fails CI. The values and their history are in
 docs/measurement.md ("Budgets"); lower a budget when a path gets faster,
 never raise one to make a test pass without saying where the instructions
-went.
+went. The budgets are the optimised kernel's counts: in a suite on the
+DEBUG=1 build (make test-debug) these tests measure the release build.
 """
 
 import pytest
 
 from qemu_helpers import BOOT_TIMEOUT, Machine, run_lat, wait_harts_online
+
+pytestmark = pytest.mark.release_kernel
 
 # benchmark -> (statistic, budget). Measured values in parentheses; each
 # meter record on a path costs about 61 cycles (meter.self), and the
@@ -47,10 +50,11 @@ DETERMINISTIC = ("getpid", "nop", "signal_self", "sigreturn")
 
 
 @pytest.fixture(scope="module")
-def lat_results(kernel_elf, initrd_cpio, tmp_path_factory):
+def lat_results(release_build, tmp_path_factory):
     # One boot for all the budget checks (module scope, so not the
     # per-test `machine` fixture); two harts for the cross-hart signal.
-    m = Machine(kernel_elf, initrd_cpio, workdir=tmp_path_factory.mktemp("lat"))
+    m = Machine(release_build / "kernel.elf", release_build / "initrd.cpio",
+                workdir=tmp_path_factory.mktemp("lat"))
     m.start(cpus=2, icount=True)
     try:
         m.expect_prompt(timeout=BOOT_TIMEOUT)

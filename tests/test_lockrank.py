@@ -1,4 +1,4 @@
-"""Lock ranks (kernel/include/lockrank.h, kernel/lockrank.c).
+"""Lock ranks (kernel/include/lockrank.h, kernel/lock/lockrank.c).
 
 Host: the rank table of lockrank.h, the lock table of docs/architecture.md
 ("Lock order") and the locks the kernel inits agree: the same names at the
@@ -97,7 +97,7 @@ def test_every_lock_is_given_the_rank_of_its_name():
         where = f"{path}: {call}({name!r}, {const})"
         assert const, f"{where}: no LOCK_RANK_ constant"
         if const == "GUARD":
-            assert str(path) == "kernel/sleeplock.c", f"{where}: only sleep locks' guards are GUARD"
+            assert str(path) == "kernel/lock/sleeplock.c", f"{where}: only sleep locks' guards are GUARD"
             continue
         assert name, f"{where}: a lock's name is a string literal"
         if name.startswith("selftest "):
@@ -108,7 +108,7 @@ def test_every_lock_is_given_the_rank_of_its_name():
         "lockrank.h names a lock the kernel never inits"
 
 
-@pytest.mark.parametrize("flavour", ["debug", "release"])
+@pytest.mark.parametrize("flavour", ["debug", pytest.param("release", marks=pytest.mark.release_kernel)])
 def test_selftest_lockorder(flavour, request, tmp_path):
     built = request.getfixturevalue(f"{flavour}_build")
     m = Machine(built / "kernel.elf", built / "initrd.cpio", workdir=tmp_path, name="lockorder")

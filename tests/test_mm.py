@@ -10,7 +10,7 @@ resident_total), and the used swap slots equal the swapped pages they
 count (swap_used == swap_owned), with the hogs gone. The kernel must never
 panic and the shell must still answer.
 
-Kill lines (kernel/proc.c, kernel/arch/riscv64/trap.c):
+Kill lines (kernel/proc/proc.c, kernel/arch/riscv64/trap.c):
     faultline: killed pid=P name=N cause=out of memory|out of swap space|
                I/O error on the paging device sepc=.. stval=..
 """

@@ -17,6 +17,8 @@ import pytest
 
 from qemu_helpers import BOOT_TIMEOUT, Machine, run_lat
 
+pytestmark = pytest.mark.release_kernel
+
 BUDGETS = {
     # bench: (statistic, budget)          measured when set
     "minor_fault": ("median", 740),       # hidden page revealed, user-timed (705)
@@ -42,8 +44,9 @@ def boot_and_run_lat(kernel_elf, initrd_cpio, workdir):
 
 
 @pytest.fixture(scope="module")
-def mm_lat(kernel_elf, initrd_cpio, tmp_path_factory):
-    return boot_and_run_lat(kernel_elf, initrd_cpio, tmp_path_factory.mktemp("mmlat"))
+def mm_lat(release_build, tmp_path_factory):
+    return boot_and_run_lat(release_build / "kernel.elf", release_build / "initrd.cpio",
+                            tmp_path_factory.mktemp("mmlat"))
 
 
 def test_pages_come_back_intact(mm_lat):
@@ -71,11 +74,12 @@ def test_mm_part_within_budget(mm_lat, bench, part):
     assert 0 < value <= budget, f"{bench}.{part} {stat} is {value}, budget {budget}"
 
 
-def test_mm_counts_repeat(mm_lat, kernel_elf, initrd_cpio, tmp_path):
+def test_mm_counts_repeat(mm_lat, release_build, tmp_path):
     """A second boot gives the same minor-fault count. (The kernel's
     page-in count is not compared: it takes one of two paths, 1174 when
     the thread sleeps for the device and 1060 when the device answered
     before it slept, and a loaded host changes which one a sample takes.)"""
     first, _ = mm_lat
-    second, _ = boot_and_run_lat(kernel_elf, initrd_cpio, tmp_path)
+    second, _ = boot_and_run_lat(release_build / "kernel.elf", release_build / "initrd.cpio",
+                                 tmp_path)
     assert first["minor_fault"]["median"] == second["minor_fault"]["median"]

@@ -16,7 +16,7 @@ VMSTAT_JSON = re.compile(r'FL-JSON (\{"vmstat":"counters".*\})\s*$', re.MULTILIN
 FIELDS = ["mm", "page_size", "frames_total", "frames_free", "swap_total", "swap_used",
           "faults", "zero_fills", "image_fills", "minor_faults", "pageins", "pageouts",
           "reclaims", "clock_scans", "swapins", "swapouts", "swapin_pages", "swapout_pages",
-          "io_errors", "oom_kills", "frames_user", "resident_total", "swap_owned"]
+          "io_errors", "oom_kills", "low_water", "high_water", "frames_user", "resident_total", "swap_owned"]
 PAGE_SIZE = 4096
 TABLE_COLUMNS = 14
 SAMPLES = 2
@@ -47,6 +47,8 @@ def test_vmstat_reports(shell):
     assert rec["swap_used"] <= rec["swap_total"]
     assert rec["frames_user"] == rec["resident_total"] > 0, rec
     assert rec["swap_used"] == rec["swap_owned"], rec
+    # An idle 128 MiB machine never nears page control's low water mark.
+    assert rec["low_water"] == 0 and rec["high_water"] == 0, rec
 
     status, out = run_job(shell, "vmstat", re.compile(r"^oom_kills +\d+", re.MULTILINE))
     assert status == "status 0"

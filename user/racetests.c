@@ -18,7 +18,7 @@
 #include "testrun.h"
 
 #define ROUNDS_OPEN       3000     /* open/close pairs per child (openclose) */
-#define ROUNDS_FD         20000     /* iterations per thread in the fd-table races */
+#define ROUNDS_FD         5000     /* iterations per thread in the fd-table races */
 #define ROUNDS_CLOSE      1500     /* rounds of two threads closing one fd */
 #define ROUNDS_PAGEOUT    200      /* short-lived children paging out one page each */
 #define READ_CHUNK        16
@@ -27,7 +27,7 @@
 #define LONG_SLEEP_MS     60000    /* far longer than any test takes */
 #define SETTLE_MS         100      /* time for a thread to reach its loop or its sleep */
 #define DEADLINE_MS       15000    /* a child that takes longer has hung */
-#define EXEC_DEADLINE_MS  5000     /* an exec that takes longer has hung */
+#define EXEC_DEADLINE_MS  20000    /* an exec that takes longer has hung */
 #define POLL_MS           10
 #define SPIN_YIELD_EVERY  64       /* a barrier spinner yields now and then (one hart) */
 #define PAGE_BYTES        4096

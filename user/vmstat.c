@@ -52,6 +52,8 @@ static const struct counter counters[] = {
     COUNTER(swapout_pages, NULL,      false),
     COUNTER(io_errors,     "ioerr",   false),
     COUNTER(oom_kills,     "oom",     false),
+    COUNTER(low_water,     NULL,      false),
+    COUNTER(high_water,    NULL,      false),
     COUNTER(frames_user,   NULL,      true),
     COUNTER(resident_total, NULL,     true),
     COUNTER(swap_owned,    NULL,      true),

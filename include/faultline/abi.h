@@ -248,6 +248,8 @@ struct fl_vmstat {
     uint64_t swapout_pages;
     uint64_t io_errors;        /* device operations that failed */
     uint64_t oom_kills;        /* processes killed for want of memory or swap */
+    uint64_t low_water;        /* times free frames fell to page control's low mark */
+    uint64_t high_water;       /* times they climbed back to its high mark */
     /* Bookkeeping that must agree whenever nothing is moving: every user
      * frame is some live space's resident page, and every used swap slot
      * is some live space's swapped page. A difference is a leak. */

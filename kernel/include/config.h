@@ -33,6 +33,11 @@
                                         (each failure is a page whose owner was busy) */
 #define RECLAIM_BUSY_WAITS  1000     /* times a fault yields, when every candidate's
                                         owner is busy, before it calls memory exhausted */
+#define PC_LOW_WATER_DIV    32       /* page control's low water mark: 1/32 of the
+                                        managed frames (and never below twice
+                                        USER_FRAME_RESERVE) */
+#define PC_HIGH_WATER_DIV   16       /* ... and its high mark, 1/16: a shortage is
+                                        over when twice as many are free again */
 #define STARVED_FRAME_RESERVE (USER_FRAME_RESERVE / 2)  /* frames a fault that waited
                                         that long for busy owners leaves free when it
                                         takes one from the reserve */
@@ -70,7 +75,7 @@
                                         free-running 32-bit indexes wrap cleanly */
 #define CONSOLE_READ_CHUNK  256      /* bytes a read copies out per step (a kernel-stack buffer) */
 
-/* --- device interrupts (kernel/irq.c) --- */
+/* --- device interrupts (kernel/dev/irq.c) --- */
 #define IRQ_LINES           128      /* interrupt lines a handler may be registered for:
                                         QEMU virt's PLIC has 95 (riscv,ndev) */
 

@@ -50,10 +50,43 @@ struct coremap {
     uint32_t free_head;   /* LIFO free list: a just-freed frame is cache-warm */
     uint32_t nfree;
     uint32_t nmanaged;    /* frames ever released to the allocator */
+    /* Water marks (coremap_water): 0 and 0 = none set. */
+    uint32_t low_water, high_water;
+    bool     below_low;   /* fell to low_water and has not climbed to high_water */
+};
+
+/* What an allocation or free did to the water marks. */
+enum water_event {
+    WATER_NONE,
+    WATER_LOW,    /* free frames fell to the low mark: time to free some ahead */
+    WATER_HIGH,   /* they climbed back to the high mark: enough */
 };
 
 /* All frames start FRAME_RESERVED. */
 void coremap_init(struct coremap *cm, struct frame *records, pfn_t base_pfn, uint32_t nframes);
+
+/* Sets the water marks (low < high; 0, 0 turns them off). */
+void coremap_set_water(struct coremap *cm, uint32_t low, uint32_t high);
+
+/* Called after each change of nfree: WATER_LOW once when free frames fall
+ * to low_water, WATER_HIGH once when they are back at high_water, and
+ * nothing in between, so a shortage is reported once, not on every
+ * allocation (hysteresis). */
+static inline enum water_event coremap_water(struct coremap *cm)
+{
+    if (!cm->high_water)
+        return WATER_NONE;
+    if (!cm->below_low) {
+        if (cm->nfree > cm->low_water)
+            return WATER_NONE;
+        cm->below_low = true;
+        return WATER_LOW;
+    }
+    if (cm->nfree < cm->high_water)
+        return WATER_NONE;
+    cm->below_low = false;
+    return WATER_HIGH;
+}
 
 /* Hands frames [pfn_lo, pfn_hi) to the allocator (boot only). Frames outside
  * the map are ignored. Returns the number released. */

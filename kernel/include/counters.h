@@ -1,4 +1,4 @@
-/* What the cycle and instret counters count (kernel/time.c): user space
+/* What the cycle and instret counters count (kernel/proc/time.c): user space
  * reads it through sysinfo, so a benchmark can label its unit truthfully. */
 #ifndef FAULTLINE_COUNTERS_H
 #define FAULTLINE_COUNTERS_H

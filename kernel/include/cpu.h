@@ -29,7 +29,7 @@ struct cpu {
     uint32_t tlb_flush_waiters;
     struct arch_cpu arch;     /* the port's own per-hart state (<arch/arch.h>) */
 #ifdef FL_DEBUG
-    /* Spinlocks this hart holds, in the order taken (kernel/lockrank.c).
+    /* Spinlocks this hart holds, in the order taken (kernel/lock/lockrank.c).
      * Last, so that the fields before keep their offsets in both builds. */
     const struct spinlock *lockrank_held[LOCKRANK_MAX_HELD];
     int lockrank_nheld;

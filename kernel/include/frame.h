@@ -26,6 +26,12 @@ void    frame_free(paddr_t pa);                        /* panics on a double fre
  * are at or below USER_FRAME_RESERVE, which keeps frames for page tables
  * and kernel stacks when user pages have filled memory. */
 paddr_t frame_alloc_user(void *owner, uint64_t vpn);
+/* Water marks of free frames for page control (coremap_water): hook is
+ * called, with no lock held, when an allocation takes free frames down to
+ * low and when frees bring them back up to high. */
+void frames_set_water(uint32_t low, uint32_t high, void (*hook)(enum water_event));
+/* Frames the allocator was given at boot. */
+uint32_t frames_managed(void);
 /* The same, leaving `keep` frames free: a fault that found every page's
  * owner busy may go below USER_FRAME_RESERVE (mm.c). */
 paddr_t frame_alloc_user_keeping(void *owner, uint64_t vpn, uint64_t keep);

@@ -3,7 +3,7 @@
  * numbers the code carries. Every spinlock and sleep lock is given one at
  * init (SPINLOCK_INIT, spin_init, sleeplock_init). The debug build
  * (make DEBUG=1, FL_DEBUG) checks each acquisition against the locks
- * already held, kernel/lockrank.c; a release build only stores the number.
+ * already held, kernel/lock/lockrank.c; a release build only stores the number.
  *
  * The rule: a lock may be taken only if its rank is strictly greater than
  * the rank of every lock held, counting the spinlocks held by this hart and
@@ -64,7 +64,7 @@ enum lock_rank {
 #define LOCKRANK_MAX_HELD   8
 
 #ifdef FL_DEBUG
-/* The checks (kernel/lockrank.c), debug build only: a release build calls
+/* The checks (kernel/lock/lockrank.c), debug build only: a release build calls
  * none of them, so its lock paths are what they were before ranks. */
 struct cpu;
 struct spinlock;

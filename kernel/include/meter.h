@@ -1,5 +1,5 @@
 /*
- * In-kernel latency meters (kernel/meter.c). A probe point is a read of
+ * In-kernel latency meters (kernel/core/meter.c). A probe point is a read of
  * the cycle counter; an event is the difference between two probes, kept
  * per hart as count, min, max, sum and a log2 histogram. The event list is
  * FL_METER_EVENTS in <faultline/abi.h>, shared with user programs.

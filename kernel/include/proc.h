@@ -69,7 +69,7 @@ struct thread {
      * offsets the trap path uses stay as they are. */
     uint64_t kstack_flush[MAX_HARTS];
 #ifdef FL_DEBUG
-    /* Sleep locks this thread holds, in the order taken (kernel/lockrank.c);
+    /* Sleep locks this thread holds, in the order taken (kernel/lock/lockrank.c);
      * after everything the trap path reaches. */
     const struct sleeplock *lockrank_held[LOCKRANK_MAX_HELD];
     int lockrank_nheld;

@@ -11,6 +11,9 @@ struct thread;
 struct sleeplock {
     struct spinlock guard;
     bool locked;
+#ifdef FL_DEBUG
+    bool fresh;               /* taken by sleeplock_acquire_fresh: orders nothing */
+#endif
     uint16_t rank;            /* enum lock_rank; fills what was padding */
     int waiters;              /* threads asleep in acquire: release wakes only if any */
     struct thread *holder;
@@ -19,9 +22,13 @@ struct sleeplock {
 
 void sleeplock_init(struct sleeplock *l, const char *name, enum lock_rank rank);
 void sleeplock_acquire(struct sleeplock *l);
-/* For a lock no other thread can wait for yet (the new child's space in
- * fork): taken like sleeplock_acquire, but outside the lock order, so it
- * may nest in a lock of its own rank. */
+/* For a lock no other thread can wait for yet: a space being built (the
+ * new child's in fork, the new image's in exec), which only the
+ * replacement clock can find, and only tries. Taken like
+ * sleeplock_acquire, but outside the lock order both ways: nobody can wait
+ * for it, so it can close no cycle, and the debug build neither checks it
+ * nor counts it against locks taken while it is held (a fault in the new
+ * image may take the current image's space, of the same rank). */
 void sleeplock_acquire_fresh(struct sleeplock *l);
 void sleeplock_release(struct sleeplock *l);
 /* Takes l if nobody holds it; never sleeps, nor spins (the guard is only

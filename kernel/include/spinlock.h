@@ -3,7 +3,7 @@
  * (so an interrupt handler on the same hart cannot deadlock on the lock).
  * Every lock has a name, shown when a lock error panics, and a rank from
  * lockrank.h: its place in the lock order (docs/architecture.md), which the
- * debug build checks on every acquisition (kernel/lockrank.c).
+ * debug build checks on every acquisition (kernel/lock/lockrank.c).
  */
 #ifndef FAULTLINE_SPINLOCK_H
 #define FAULTLINE_SPINLOCK_H

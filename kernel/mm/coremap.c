@@ -48,6 +48,8 @@ void coremap_init(struct coremap *cm, struct frame *records, pfn_t base_pfn, uin
     cm->free_head = FRAME_NONE;
     cm->nfree = 0;
     cm->nmanaged = 0;
+    cm->low_water = cm->high_water = 0;
+    cm->below_low = false;
     for (uint32_t i = 0; i < nframes; i++)
         frame_reset(&records[i], FRAME_RESERVED);
 }
@@ -75,6 +77,13 @@ uint32_t coremap_release(struct coremap *cm, pfn_t pfn_lo, pfn_t pfn_hi)
     }
     cm->nmanaged += released;
     return released;
+}
+
+void coremap_set_water(struct coremap *cm, uint32_t low, uint32_t high)
+{
+    cm->low_water = low;
+    cm->high_water = high > low ? high : low + 1;
+    cm->below_low = false;
 }
 
 pfn_t coremap_alloc(struct coremap *cm, enum frame_state state)

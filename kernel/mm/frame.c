@@ -12,6 +12,28 @@
 
 static struct coremap core;
 static struct spinlock frames_lock = SPINLOCK_INIT("frames", LOCK_RANK_FRAMES);
+/* Page control's water-mark hook (frames_set_water); called with no lock
+ * held, from whichever thread's allocation or free crossed the mark. */
+static void (*water_hook)(enum water_event);
+
+void frames_set_water(uint32_t low, uint32_t high, void (*hook)(enum water_event))
+{
+    spin_lock(&frames_lock);
+    coremap_set_water(&core, low, high);
+    water_hook = hook;
+    spin_unlock(&frames_lock);
+}
+
+uint32_t frames_managed(void)
+{
+    return core.nmanaged;
+}
+
+static inline void water_report(enum water_event ev)
+{
+    if (ev != WATER_NONE && water_hook)
+        water_hook(ev);
+}
 
 static bool overlaps(paddr_t a, paddr_t b, const struct mem_range *r)
 {
@@ -45,7 +67,9 @@ paddr_t frame_alloc(enum frame_state state)
 {
     spin_lock(&frames_lock);
     pfn_t pfn = coremap_alloc(&core, state);
+    enum water_event ev = coremap_water(&core);
     spin_unlock(&frames_lock);
+    water_report(ev);
     return (paddr_t)pfn << PAGE_SHIFT;
 }
 
@@ -61,7 +85,9 @@ void frame_free(paddr_t pa)
 {
     spin_lock(&frames_lock);
     int rc = coremap_free(&core, pa >> PAGE_SHIFT);
+    enum water_event ev = coremap_water(&core);
     spin_unlock(&frames_lock);
+    water_report(ev);
     if (rc)
         panic("frames: bad free of %lx (double free, pinned or not RAM)", (uint64_t)pa);
 }
@@ -78,7 +104,9 @@ paddr_t frame_alloc_user_keeping(void *owner, uint64_t vpn, uint64_t keep)
         f->vpn = vpn;
         f->flags = 0;
     }
+    enum water_event ev = coremap_water(&core);
     spin_unlock(&frames_lock);
+    water_report(ev);
     return (paddr_t)pfn << PAGE_SHIFT;
 }
 

@@ -112,6 +112,21 @@ static int paging_wait_room(struct aspace *as, uint32_t waits)
     return pc->wait_room(as, waits);
 }
 
+/* Page control hears of shortages through the allocator's water marks. */
+static void paging_start(void)
+{
+    if (!pc->water)
+        return;
+    uint32_t managed = frames_managed();
+    uint32_t low = managed / PC_LOW_WATER_DIV;
+    if (low < 2 * USER_FRAME_RESERVE)
+        low = 2 * USER_FRAME_RESERVE;
+    uint32_t high = managed / PC_HIGH_WATER_DIV;
+    if (high < 2 * low)
+        high = 2 * low;
+    frames_set_water(low, high, pc->water);
+}
+
 static void paging_banner(void)
 {
     kprintf("faultline: mm: paging, page control %s, %s reference bits\n", pc->name,
@@ -123,6 +138,7 @@ const struct mm_ops paging_ops = {
     .load_image_at_exec = false,
     .fork_to_swap_when_full = false,
     .banner = paging_banner,
+    .start = paging_start,
     .make_room = paging_make_room,
     .wait_room = paging_wait_room,
 };

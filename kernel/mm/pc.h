@@ -15,12 +15,18 @@
 #define FAULTLINE_PC_H
 
 #include "aspace.h"
+#include "coremap.h"
 
 struct pc_ops {
     const char *name;
     /* As mm_ops.make_room and wait_room, for mm=paging. */
     int (*make_room)(struct aspace *as);
     int (*wait_room)(struct aspace *as, uint32_t waits);
+    /* The frame allocator's water marks (frames_set_water): free frames
+     * fell to the low mark, or are back at the high one. Called from the
+     * allocating or freeing thread, no lock held; it must not sleep. A
+     * page daemon wakes its core manager here; NULL = not wanted. */
+    void (*water)(enum water_event ev);
 };
 
 extern const struct pc_ops *pc;

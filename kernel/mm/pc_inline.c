@@ -60,10 +60,19 @@ static int inline_wait_room(struct aspace *as, uint32_t waits)
     return 0;
 }
 
+/* Inline page control frees only when a fault finds no frame, so a
+ * shortage needs no action here: it is counted (vmstat low_water,
+ * high_water), which shows how often a page daemon would have been woken. */
+static void inline_water(enum water_event ev)
+{
+    vm_count(ev == WATER_LOW ? VM_LOW_WATER : VM_HIGH_WATER);
+}
+
 const struct pc_ops pc_inline_ops = {
     .name = "inline",
     .make_room = inline_make_room,
     .wait_room = inline_wait_room,
+    .water = inline_water,
 };
 
 const struct pc_ops *pc = &pc_inline_ops;

@@ -41,6 +41,8 @@ long sys_vmstat(uint64_t ubuf)
     st.swapout_pages = get(VM_SWAPOUT_PAGES);
     st.io_errors = get(VM_IO_ERRORS);
     st.oom_kills = get(VM_OOM_KILLS);
+    st.low_water = get(VM_LOW_WATER);
+    st.high_water = get(VM_HIGH_WATER);
     st.frames_user = frames_user_count();
     aspace_totals(&st.resident_total, &st.swap_owned);
     return copy_to_user(ubuf, &st, sizeof st) ? -EFAULT : 0;

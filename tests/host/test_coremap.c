@@ -264,6 +264,63 @@ static void test_check_detects_corruption(void)
     CHECK_EQ(coremap_check(&cm, counts), -1);
 }
 
+/* Water marks: one WATER_LOW when free frames fall to the low mark, one
+ * WATER_HIGH when they are back at the high mark, nothing in between
+ * however often the count crosses low again (hysteresis), and nothing
+ * at all while no marks are set. */
+static void test_water_marks(void)
+{
+    struct coremap cm;
+    pfn_t taken[TEST_NFRAMES];
+
+    fresh_map(&cm);
+    coremap_release(&cm, TEST_BASE_PFN, TEST_BASE_PFN + TEST_NFRAMES);
+    /* No marks: even exhausting memory reports nothing. */
+    for (uint32_t i = 0; i < TEST_NFRAMES; i++) {
+        taken[i] = coremap_alloc(&cm, FRAME_USER);
+        CHECK_EQ(coremap_water(&cm), WATER_NONE);
+    }
+    for (uint32_t i = 0; i < TEST_NFRAMES; i++)
+        CHECK_EQ(coremap_free(&cm, taken[i]), 0);
+
+    coremap_set_water(&cm, 4, 8);
+    int lows = 0, highs = 0;
+    /* Down to 4 free: the 12th allocation reaches the low mark. */
+    for (uint32_t i = 0; i < 12; i++) {
+        taken[i] = coremap_alloc(&cm, FRAME_USER);
+        enum water_event ev = coremap_water(&cm);
+        if (ev == WATER_LOW) {
+            lows++;
+            CHECK_EQ(cm.nfree, 4);
+        }
+        CHECK(ev != WATER_HIGH);
+    }
+    CHECK_EQ(lows, 1);
+    /* Up to 7 and down to 3 again: still the same shortage. */
+    for (uint32_t i = 11; i >= 9; i--) {
+        CHECK_EQ(coremap_free(&cm, taken[i]), 0);
+        CHECK_EQ(coremap_water(&cm), WATER_NONE);
+    }
+    for (uint32_t i = 9; i < 13; i++) {
+        taken[i] = coremap_alloc(&cm, FRAME_USER);
+        CHECK_EQ(coremap_water(&cm), WATER_NONE);
+    }
+    /* Back to 8 free: over, once. */
+    for (uint32_t i = 12; i >= 8; i--) {
+        CHECK_EQ(coremap_free(&cm, taken[i]), 0);
+        enum water_event ev = coremap_water(&cm);
+        if (ev == WATER_HIGH) {
+            highs++;
+            CHECK_EQ(cm.nfree, 8);
+        }
+        CHECK(ev != WATER_LOW);
+    }
+    CHECK_EQ(highs, 1);
+    /* A high mark at or below the low one is moved above it. */
+    coremap_set_water(&cm, 6, 3);
+    CHECK_EQ(cm.high_water, 7);
+}
+
 int main(void)
 {
     test_init_all_reserved();
@@ -276,5 +333,6 @@ int main(void)
     test_free_errors();
     test_check_counts_states();
     test_check_detects_corruption();
+    test_water_marks();
     return check_summary("coremap");
 }

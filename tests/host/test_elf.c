@@ -1,5 +1,5 @@
 /*
- * Host unit test of the ELF parser (kernel/elf.c).
+ * Host unit test of the ELF parser (kernel/lib/elf.c).
  *
  * usage: test_elf EXE ENTRY LOAD...
  *   EXE    a small static RISC-V executable

@@ -1,4 +1,4 @@
-/* Host unit test of the cpio newc reader (kernel/initrd.c). */
+/* Host unit test of the cpio newc reader (kernel/fs/initrd.c). */
 #include <stdlib.h>
 
 #include "check.h"

@@ -1,5 +1,5 @@
 /*
- * Host unit test of device-interrupt routing (kernel/irq.c), against a
+ * Host unit test of device-interrupt routing (kernel/dev/irq.c), against a
  * stand-in interrupt controller: which lines get enabled, which handler
  * runs for a claimed line and with what argument, and that every claimed
  * line is completed exactly once, handled or not.

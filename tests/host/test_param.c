@@ -1,4 +1,4 @@
-/* Host unit test of the boot parameter parser (kernel/param.c). */
+/* Host unit test of the boot parameter parser (kernel/core/param.c). */
 #include "check.h"
 #include "config.h"
 #include "param.h"

@@ -68,6 +68,8 @@ static void check(const struct cpu *c, const struct thread *t, const struct held
             violation(want, &h);
     }
     for (int i = 0; t && i < t->lockrank_nheld; i++) {
+        if (t->lockrank_held[i]->fresh)
+            continue;                   /* nobody can wait for it: orders nothing */
         struct held_lock h = sleep_desc(t->lockrank_held[i]);
         if (want->rank <= h.rank)
             violation(want, &h);

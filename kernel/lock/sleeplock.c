@@ -13,8 +13,9 @@ void sleeplock_init(struct sleeplock *l, const char *name, enum lock_rank rank)
 }
 
 /* Inlined into both callers, so a release build's acquire is what it was. */
-static inline __attribute__((always_inline)) void acquire(struct sleeplock *l)
+static inline __attribute__((always_inline)) void acquire(struct sleeplock *l, bool fresh)
 {
+    (void)fresh;
     spin_lock(&l->guard);
     while (l->locked) {
         l->waiters++;
@@ -23,6 +24,9 @@ static inline __attribute__((always_inline)) void acquire(struct sleeplock *l)
     }
     l->locked = true;
     l->holder = current_thread();
+#ifdef FL_DEBUG
+    l->fresh = fresh;
+#endif
     spin_unlock(&l->guard);
 #ifdef FL_DEBUG
     lockrank_sleep_taken(l);
@@ -34,12 +38,12 @@ void sleeplock_acquire(struct sleeplock *l)
 #ifdef FL_DEBUG
     lockrank_check_sleep(l);
 #endif
-    acquire(l);
+    acquire(l, false);
 }
 
 void sleeplock_acquire_fresh(struct sleeplock *l)
 {
-    acquire(l);
+    acquire(l, true);
 }
 
 void sleeplock_release(struct sleeplock *l)
@@ -67,6 +71,9 @@ bool sleeplock_try(struct sleeplock *l)
     if (got) {
         l->locked = true;
         l->holder = current_thread();
+#ifdef FL_DEBUG
+        l->fresh = false;
+#endif
     }
     spin_unlock(&l->guard);
 #ifdef FL_DEBUG

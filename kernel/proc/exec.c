@@ -132,8 +132,10 @@ static int build_image(const struct image_src *src, const uint8_t *head, uint64_
     if (!as)
         return -ENOMEM;
     /* Nobody else knows this space yet, but the replacement clock finds
-     * its frames through the core map: it must see it locked. */
-    sleeplock_acquire(&as->lock);
+     * its frames through the core map: it must see it locked. Fresh: a
+     * fault in it may make room by sending out the current image, whose
+     * lock it then takes (mm=swap, lockrank.h). */
+    sleeplock_acquire_fresh(&as->lock);
     int rc = load_segments(as, src, &img, &out->image_end);
     sleeplock_release(&as->lock);
     if (rc) {
@@ -207,7 +209,7 @@ long exec_kernel_argv(const char *path, char *const argv[])
     struct aspace *as = ni.as;
     vaddr_t image_end = ni.image_end;
     uint64_t sp, uargv;
-    sleeplock_acquire(&as->lock);
+    sleeplock_acquire_fresh(&as->lock);   /* still only ours, as above */
     rc = aspace_add_region(as, image_end, image_end, PROT_R | PROT_W, REGION_HEAP);
     if (!rc)
         rc = aspace_add_region(as, USER_STACK_TOP - USER_STACK_MAX, USER_STACK_TOP,
