@@ -157,14 +157,13 @@ void frame_unpin(paddr_t pa)
 void frame_unpin_dirty(paddr_t pa, bool dirty)
 {
     struct frame *f = frame_of(pa);
-    if (dirty) {
-        if (!__atomic_load_n(&f->pins, __ATOMIC_ACQUIRE))
-            panic("frames: %lx marked dirty unlocked, but not pinned", (uint64_t)pa);
-        /* A plain write, before the pin goes: the pin keeps every other
-         * writer of the flags away (the clock skips it, nobody frees or
-         * allocates it). */
+    /* A plain write, before the pin goes: the pin keeps every other
+     * writer of the flags away (the clock skips it, nobody frees or
+     * allocates it). A frame that was not pinned is not checked for
+     * first: unpin panics on it at once, and the flag it got meanwhile
+     * outlives nothing. */
+    if (dirty)
         f->flags |= FRAME_F_DIRTY;
-    }
     unpin(pa, f);
 }
 
