@@ -100,8 +100,14 @@ pfn_t coremap_alloc(struct coremap *cm, enum frame_state state);
  * map, not allocated (double free), or pinned: the caller panics. */
 int coremap_free(struct coremap *cm, pfn_t pfn);
 
-/* The record of pfn, or NULL if pfn is outside the map. */
-struct frame *coremap_frame(struct coremap *cm, pfn_t pfn);
+/* The record of pfn, or NULL if pfn is outside the map. Inline: every
+ * pin, unpin and dirty mark of a page-in looks a frame up. */
+static inline struct frame *coremap_frame(struct coremap *cm, pfn_t pfn)
+{
+    if (pfn < cm->base_pfn || pfn - cm->base_pfn >= cm->nframes)
+        return NULL;
+    return &cm->frames[pfn - cm->base_pfn];
+}
 
 /* Counts frames in each state; returns 0 if the free list and the states
  * agree (every FREE frame on the list exactly once, nothing else on it). */

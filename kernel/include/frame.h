@@ -46,9 +46,10 @@ bool    frame_is_dirty(paddr_t pa);
  * (frame_free panics): its page is in transit (kernel/mm/transit.h). */
 void    frame_pin(paddr_t pa);
 void    frame_unpin(paddr_t pa);
-/* frame_set_dirty(pa, true) for a pinned frame, without the frames lock:
- * while its page is in transit nobody else writes its flags. */
-void    frame_set_dirty_pinned(paddr_t pa);
+/* frame_unpin, marking the frame dirty first if `dirty`, without the
+ * frames lock: while its page is in transit nobody else writes its flags.
+ * One look-up of the frame for both (a page-in's end, which is metered). */
+void    frame_unpin_dirty(paddr_t pa, bool dirty);
 
 struct clock_hand;
 enum clock_verdict;

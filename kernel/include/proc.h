@@ -195,6 +195,12 @@ static inline struct thread *current_thread(void)
         return NULL;
     return &threads[off >> KSTACK_SLOT_SHIFT];
 }
+/* current_thread() - threads, without dividing by a thread record's size
+ * (for per-thread tables); called on a thread's own stack only. */
+static inline uint64_t current_thread_index(void)
+{
+    return (arch_stack_pointer() - KSTACK_AREA_BASE) >> KSTACK_SLOT_SHIFT;
+}
 static inline struct proc *current_proc(void)
 {
     struct thread *t = current_thread();

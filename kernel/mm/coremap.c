@@ -115,12 +115,6 @@ int coremap_free(struct coremap *cm, pfn_t pfn)
     return 0;
 }
 
-struct frame *coremap_frame(struct coremap *cm, pfn_t pfn)
-{
-    uint32_t idx = frame_index(cm, pfn);
-    return idx == FRAME_NONE ? NULL : &cm->frames[idx];
-}
-
 static int count_states(const struct coremap *cm, uint32_t counts[COREMAP_STATES])
 {
     memset(counts, 0, COREMAP_STATES * sizeof counts[0]);

@@ -204,15 +204,19 @@ enum fault_resolution vm_fault(struct aspace *as, vaddr_t va, enum access access
     vm_count(VM_FAULTS);
     sleeplock_acquire(&as->lock);
     int rc = fault_locked(as, va, access, probe, &out->transit_leaf);
+    if (__builtin_expect(rc == FAULT_FINISH_READ, 0)) {
+        /* This thread's page-in has begun: the transit lets go of the
+         * lock, reads the page and maps it. Here, not in fault_resolve:
+         * a page-in is measured. */
+        if (transit_finish_in(&as->lock) == 0) {
+            probe->zeroed_at = probe->mapped_at = meter_now();
+            return FAULT_MAPPED;
+        }
+        return fault_resolve(as, rc, probe, out);
+    }
     sleeplock_release(&as->lock);
     if (rc == 0)
         return FAULT_MAPPED;
-    if (rc == FAULT_FINISH_READ && transit_finish_in() == 0) {
-        /* The read ran with the lock let go; the transit's end mapped the
-         * page. Here, not in fault_resolve: a page-in is measured. */
-        probe->zeroed_at = probe->mapped_at = meter_now();
-        return FAULT_MAPPED;
-    }
     if (rc == -EFAULT) {
         /* Not an address the process may touch that way: inline, as a
          * caught SIGSEGV is measured (segv_catch). */
@@ -249,7 +253,7 @@ int aspace_make_present(struct aspace *as, vaddr_t va, paddr_t *pa)
             if ((rc = mm->wait_room(as, waits++)) != 0)
                 return rc;
         if (rc == FAULT_FINISH_READ)
-            rc = transit_finish_in();
+            rc = transit_finish_in(NULL);
         if (rc)
             return rc;
         mmu_leaf_read(leaf, &li);

@@ -143,20 +143,28 @@ void frame_pin(paddr_t pa)
     __atomic_fetch_add(&frame_of(pa)->pins, 1, __ATOMIC_ACQ_REL);
 }
 
-void frame_set_dirty_pinned(paddr_t pa)
+static void unpin(paddr_t pa, struct frame *f)
 {
-    struct frame *f = frame_of(pa);
-    if (!__atomic_load_n(&f->pins, __ATOMIC_ACQUIRE))
-        panic("frames: %lx marked dirty unlocked, but not pinned", (uint64_t)pa);
-    /* A plain write: the pin keeps every other writer of the flags away
-     * (the clock skips it, nobody frees or allocates it). */
-    f->flags |= FRAME_F_DIRTY;
+    if (__atomic_fetch_sub(&f->pins, 1, __ATOMIC_ACQ_REL) == 0)
+        panic("frames: unpin of %lx, which is not pinned", (uint64_t)pa);
 }
 
 void frame_unpin(paddr_t pa)
 {
-    if (__atomic_fetch_sub(&frame_of(pa)->pins, 1, __ATOMIC_ACQ_REL) == 0)
-        panic("frames: unpin of %lx, which is not pinned", (uint64_t)pa);
+    unpin(pa, frame_of(pa));
+}
+
+void frame_unpin_dirty(paddr_t pa, bool dirty)
+{
+    struct frame *f = frame_of(pa);
+    /* A plain write, before the pin goes: the pin keeps every other
+     * writer of the flags away (the clock skips it, nobody frees or
+     * allocates it). A frame that was not pinned is not checked for
+     * first: unpin panics on it at once, and the flag it got meanwhile
+     * outlives nothing. */
+    if (dirty)
+        f->flags |= FRAME_F_DIRTY;
+    unpin(pa, f);
 }
 
 bool frame_is_dirty(paddr_t pa)

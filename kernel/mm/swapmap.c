@@ -192,6 +192,15 @@ int swapmap_free(struct swapmap *m, uint32_t slot, uint32_t n)
      * a caller bug like any other bad free. */
     if (n == 0 || slot >= m->nslots || n > m->nslots - slot)
         return -1;
+    if (n == 1) {
+        /* One slot, a page-in's: one bit, without the extent's masks. */
+        uint64_t bit = (uint64_t)1 << bit_of(slot);
+        if (!(m->bits[word_of(slot)] & bit))
+            return -1;
+        m->bits[word_of(slot)] &= ~bit;
+        m->nfree++;
+        return 0;
+    }
     /* validate the whole extent before touching any of it */
     if (!all_used(m, slot, n))
         return -1;

@@ -31,7 +31,7 @@ static int waiters;               /* threads in transit_wait (atomic; see end_un
 
 static struct transit *mine(void)
 {
-    return &transits[current_thread() - threads];
+    return &transits[current_thread_index()];
 }
 
 static void check_step(void *leaf, enum page_event ev, enum leaf_state want)
@@ -81,7 +81,9 @@ void transit_begin_in(struct aspace *as, void *leaf, paddr_t pa, uint32_t slot, 
     /* The fault read the entry SWAPPED under the lock it still holds
      * (PE_READ_BEGIN): not checked again on the measured path. */
     struct transit *t = mine();
-    frame_pin(pa);
+    /* Filled first, from the arguments, then read back from the record:
+     * fewer registers to keep across the calls (this is metered). Nobody
+     * looks at the record before record_start. */
     t->as = as;
     t->pa = pa;
     t->slot = slot;
@@ -89,22 +91,29 @@ void transit_begin_in(struct aspace *as, void *leaf, paddr_t pa, uint32_t slot, 
     t->out = false;
     t->meter_start = meter_start;
     t->meter_off = meter_off;
-    record_start(t, leaf);
-    mmu_leaf_set_incoming(leaf, slot);
     as_count(&as->swapped, -1);
     as_count(&as->resident, 1);
+    frame_pin(t->pa);
+    record_start(t, leaf);
+    mmu_leaf_set_incoming(leaf, t->slot);
 }
 
-int transit_finish_in(void)
+int transit_finish_in(struct sleeplock *held)
 {
     struct transit *t = mine();
+    if (held) {
+        /* Letting go is not metered as the page-in's: the fault did it
+         * after vm.pagein's interval when the read ran under the lock,
+         * and does it once either way (docs/measurement.md). */
+        uint64_t before = meter_run_now();
+        sleeplock_release(held);
+        t->meter_start += meter_run_now() - before;
+    }
     int rc = swap_read(t->slot, t->pa);
-    if (!rc)
-        frame_set_dirty_pinned(t->pa);    /* the only copy is now the frame */
-    /* Unpinned before the end: a waiter (munmap) may free the frame as
-     * soon as the end is seen. The clock passes over the INCOMING entry
-     * meanwhile. */
-    frame_unpin(t->pa);
+    /* Dirty if read: the only copy is now the frame. Unpinned before the
+     * end: a waiter (munmap) may free the frame as soon as the end is
+     * seen. The clock passes over the INCOMING entry meanwhile. */
+    frame_unpin_dirty(t->pa, rc == 0);
     if (rc) {
         spin_lock(&transit_lock);
         check_step(t->leaf, PE_READ_FAILED, LEAF_SWAPPED);

@@ -18,13 +18,15 @@
 
 /* as->lock held, leaf SWAPPED with slot: the page becomes INCOMING into
  * frame pa (a new user frame, now pinned), counted resident from here
- * on. The caller then lets go of the lock (unless no one else can reach
- * as) and calls transit_finish_in. */
+ * on. The caller then calls transit_finish_in, which lets go of the lock
+ * (unless no one else can reach as) before the read. */
 void transit_begin_in(struct aspace *as, void *leaf, paddr_t pa, uint32_t slot, unsigned prot,
                       uint64_t meter_start, uint64_t meter_off);
-/* Reads the caller's page in and ends its transit: PRESENT (0), or, if
- * the device failed, SWAPPED again with the frame freed (-EIO). */
-int  transit_finish_in(void);
+/* Lets go of `held` (the space's lock, unless NULL: no one else can reach
+ * the space), then reads the caller's page in and ends its transit:
+ * PRESENT (0), or, if the device failed, SWAPPED again with the frame
+ * freed (-EIO). */
+int  transit_finish_in(struct sleeplock *held);
 
 /* as->lock held, the page taken from leaf and every TLB shot down, its
  * frame pa dirty: gives it a slot and starts writing it there. The page

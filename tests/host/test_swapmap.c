@@ -276,6 +276,21 @@ static void test_free_validation(void)
     CHECK(swapmap_in_use(&m, 59));
     CHECK(swapmap_in_use(&m, 64));
     CHECK_EQ(swapmap_check(&m), 0);
+
+    /* one slot (its own short path): the first slot of a word and the
+     * slot below the freed 60..63 go alone, their used neighbours stay; a
+     * second free of either is refused and changes nothing */
+    CHECK_EQ(swapmap_free(&m, WORD_BITS, 1), 0);
+    CHECK_EQ(swapmap_free(&m, 59, 1), 0);
+    CHECK(range_is(&m, 59, WORD_BITS + 1 - 59, false));
+    CHECK(swapmap_in_use(&m, 58));
+    CHECK(swapmap_in_use(&m, WORD_BITS + 1));
+    CHECK_EQ(m.nfree, 26);
+    take_snapshot(&m, &s);
+    CHECK_EQ(swapmap_free(&m, WORD_BITS, 1), -1);
+    CHECK_EQ(swapmap_free(&m, 59, 1), -1);
+    CHECK(unchanged(&m, &s));
+    CHECK_EQ(swapmap_check(&m), 0);
 }
 
 static void test_largest_free(void)
