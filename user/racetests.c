@@ -18,7 +18,7 @@
 #include "testrun.h"
 
 #define ROUNDS_OPEN       3000     /* open/close pairs per child (openclose) */
-#define ROUNDS_FD         5000     /* iterations per thread in the fd-table races */
+#define ROUNDS_FD         20000    /* iterations per thread in the fd-table races */
 #define ROUNDS_CLOSE      1500     /* rounds of two threads closing one fd */
 #define ROUNDS_PAGEOUT    200      /* short-lived children paging out one page each */
 #define READ_CHUNK        16
