@@ -1,5 +1,5 @@
 """QEMU integration tests of races between system calls, and of what the
-kernel promises under them: the in-guest suite `racetests` (user/racetests.c)
+kernel promises under them: the in-guest suite `racetests` (user/racetests/)
 passes on one and two harts and under both memory managers, the kernel never
 panics, and no frame or swap slot is left behind.
 

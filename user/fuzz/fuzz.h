@@ -4,7 +4,7 @@
  * The work is split into batches of calls. Batch k's calls are a pure
  * function of (seed, k): gen.c draws, for each call, the system call and
  * for each argument a *kind* (NULL, kernel address, closed fd, pid 1, ...)
- * and a raw random word. Only then does run.c turn kinds into values, and
+ * and a raw random word. Only then does args.c turn kinds into values, and
  * values that depend on the running process (which fds are open, its pid,
  * its last child) come from the process's state, never from the generator.
  * So the same seed always yields the same calls, which `fuzz -d` checks by
@@ -40,7 +40,7 @@ enum arg_class {
 /* One generated call: all of it comes from the generator. */
 struct fuzz_call {
     int      spec;                        /* index into fuzz_specs */
-    uint8_t  kind[FUZZ_MAX_ARGS];         /* per-class kind, see run.c */
+    uint8_t  kind[FUZZ_MAX_ARGS];         /* per-class kind, see child.h */
     uint64_t raw[FUZZ_MAX_ARGS];          /* random word for the value */
 };
 
@@ -63,7 +63,7 @@ struct fuzz_spec {
 extern const struct fuzz_spec fuzz_specs[];
 extern const int fuzz_nspecs;
 
-/* Number of kinds the generator draws from for each class (run.c). */
+/* Number of kinds the generator draws from for each class (args.c). */
 extern const uint8_t fuzz_kinds[A_CLASSES];
 
 /* The generator of one batch. */
