@@ -55,6 +55,18 @@ static void fill_from_origin(const struct region *r, vaddr_t page, paddr_t pa,
 #define FAULT_WAIT_TRANSIT 1    /* someone else's page in transit: wait for it */
 #define FAULT_FINISH_READ  2    /* this thread's page-in has begun: finish it */
 
+/* A frame for the faulting page, its time noted in the probe. A fault
+ * that has waited out every busy owner may dip into the reserve (mm.c). */
+static inline __attribute__((always_inline)) paddr_t
+fault_frame(struct aspace *as, vaddr_t page, struct fault_probe *probe, int *err)
+{
+    paddr_t pa = mm_alloc_frame(as, page, err,
+                                probe && probe->room_waits >= RECLAIM_BUSY_WAITS);
+    if (pa && probe)
+        probe->frame_at = meter_now();
+    return pa;
+}
+
 /* The page is on the device: a frame for it, then the read, which runs
  * with the lock let go (transit.h). Out of line: the common fault is a
  * first touch. */
@@ -65,12 +77,9 @@ static __attribute__((noinline)) int begin_page_in(struct aspace *as, struct reg
 {
     uint64_t off, start = meter_split_start(&off);
     int err;
-    paddr_t pa = mm_alloc_frame(as, page, &err,
-                                probe && probe->room_waits >= RECLAIM_BUSY_WAITS);
+    paddr_t pa = fault_frame(as, page, probe, &err);
     if (!pa)
         return err;
-    if (probe)
-        probe->frame_at = meter_now();
     transit_begin_in(as, leaf, pa, (uint32_t)li->slot, r->prot | PROT_U, start, off);
     return FAULT_FINISH_READ;
 }
@@ -84,12 +93,9 @@ static int bring_in(struct aspace *as, struct region *r, vaddr_t page, void *lea
     int err;
     /* Making room never waits here, so nothing can change this entry
      * meanwhile: the lock is held throughout. */
-    paddr_t pa = mm_alloc_frame(as, page, &err,
-                                probe && probe->room_waits >= RECLAIM_BUSY_WAITS);
+    paddr_t pa = fault_frame(as, page, probe, &err);
     if (!pa)
         return err;
-    if (probe)
-        probe->frame_at = meter_now();
     fill_from_origin(r, page, pa, probe);
     vm_count(r->kind == REGION_IMAGE ? VM_IMAGE_FILLS : VM_ZERO_FILLS);
     mmu_leaf_set_tracked(leaf, pa, r->prot | PROT_U, false);
