@@ -9,7 +9,6 @@
 
 #include "types.h"
 #include "arch_api.h"
-#include "proc.h"
 #include <faultline/abi.h>
 
 extern bool meters_enabled;
@@ -36,17 +35,6 @@ void meters_init(bool enabled);      /* also calibrates METER_SELF */
  * interrupts masked: an interrupt between the two reads would land in one
  * and not the other, and be taken off (or left in) work it was not part of. */
 uint64_t meter_split_start(uint64_t *offcpu_at_start);
-/* The clock less the current thread's switched-out cycles, read as
- * meter_split_start reads them: the difference of two readings is what
- * the thread ran between them, to be kept out of a split interval.
- * Inline: it brackets work inside a metered page-in. */
-static inline uint64_t meter_run_now(void)
-{
-    uint64_t irq = arch_intr_save();
-    uint64_t now = meter_now() - current_thread()->offcpu_cycles;
-    arch_intr_restore(irq);
-    return now;
-}
 void meter_record_split(enum fl_meter_event run, enum fl_meter_event wait,
                         uint64_t start, uint64_t offcpu_at_start);
 

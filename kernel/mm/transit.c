@@ -25,6 +25,17 @@ struct transit {
     struct blk_req req;       /* the page-out in flight */
 };
 
+/* The clock less the current thread's switched-out cycles, read as
+ * meter_split_start reads them: the difference of two readings is what
+ * the thread ran between them, to be kept out of a split interval.
+ * Inline: it brackets the lock's release inside the metered page-in. */
+static inline uint64_t meter_run_now(void)
+{
+    uint64_t irq = arch_intr_save();
+    uint64_t now = meter_now() - current_thread()->offcpu_cycles;
+    arch_intr_restore(irq);
+    return now;
+}
 static struct transit transits[MAX_THREADS];
 static struct spinlock transit_lock = SPINLOCK_INIT("transit", LOCK_RANK_TRANSIT);
 static int waiters;               /* threads in transit_wait (atomic; see end_unlocked) */
