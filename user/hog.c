@@ -30,6 +30,7 @@
  * unknown and not counted).
  */
 #include "ulib.h"
+#include "mix64.h"
 
 #define DEFAULT_PROCS     2
 #define DEFAULT_KIB       512
@@ -58,13 +59,6 @@
 #define HDR_PAGE      2
 #define HDR_ROUND     3             /* pattern words follow the header */
 
-/* splitmix64 (Steele, Lea, Flood): consecutive inputs give unrelated outputs */
-#define MIX_GAMMA     0x9e3779b97f4a7c15ULL
-#define MIX_MUL1      0xbf58476d1ce4e5b9ULL
-#define MIX_MUL2      0x94d049bb133111ebULL
-#define MIX_SHIFT1    30
-#define MIX_SHIFT2    27
-#define MIX_SHIFT3    31
 #define SEED_CHILD_SHIFT 48         /* child, page and round in separate bit fields */
 #define SEED_PAGE_SHIFT  16
 #define CHECKSUM_ROTATE  1          /* position-dependent, so swapped words show */
@@ -95,12 +89,10 @@ static bool reported;               /* the first mismatch line is printed */
 
 /* ------------------------------------------------------------ patterns */
 
+/* One step of splitmix64 from x: consecutive inputs give unrelated outputs. */
 static uint64_t mix(uint64_t x)
 {
-    x += MIX_GAMMA;
-    x = (x ^ (x >> MIX_SHIFT1)) * MIX_MUL1;
-    x = (x ^ (x >> MIX_SHIFT2)) * MIX_MUL2;
-    return x ^ (x >> MIX_SHIFT3);
+    return mix64(x + MIX64_GAMMA);
 }
 
 static uint64_t page_seed(int child, size_t page, int round)

@@ -9,31 +9,18 @@
  * the fuzz parent, and mmap/munmap stay out of the child's own image.
  */
 #include "fuzz.h"
+#include "mix64.h"
 
-/* splitmix64 (Steele, Lea, Flood): each step gives an unrelated word. */
-#define MIX_GAMMA  0x9e3779b97f4a7c15ULL
-#define MIX_MUL1   0xbf58476d1ce4e5b9ULL
-#define MIX_MUL2   0x94d049bb133111ebULL
-#define MIX_SHIFT1 30
-#define MIX_SHIFT2 27
-#define MIX_SHIFT3 31
 /* FNV-1a, 64-bit, for the checksum of the generated calls */
 #define FNV_OFFSET 0xcbf29ce484222325ULL
 #define FNV_PRIME  0x100000001b3ULL
 #define BYTE_BITS  8
 #define BATCH_SALT 0x6675a2a7e3f1c5d9ULL   /* keeps batch 0 of seed s apart from seed s itself */
 
-static uint64_t mix(uint64_t z)
-{
-    z = (z ^ (z >> MIX_SHIFT1)) * MIX_MUL1;
-    z = (z ^ (z >> MIX_SHIFT2)) * MIX_MUL2;
-    return z ^ (z >> MIX_SHIFT3);
-}
-
 uint64_t gen_word(struct fuzz_gen *g)
 {
-    g->state += MIX_GAMMA;
-    return mix(g->state);
+    g->state += MIX64_GAMMA;
+    return mix64(g->state);
 }
 
 static void hash_word(struct fuzz_gen *g, uint64_t w)
@@ -46,7 +33,7 @@ static void hash_word(struct fuzz_gen *g, uint64_t w)
 
 void gen_start(struct fuzz_gen *g, uint64_t seed, uint64_t batch)
 {
-    g->state = mix(seed ^ mix(batch ^ BATCH_SALT));
+    g->state = mix64(seed ^ mix64(batch ^ BATCH_SALT));
     g->hash = FNV_OFFSET;
 }
 
