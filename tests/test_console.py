@@ -305,13 +305,14 @@ def background_pid(t, command):
     return int(found.group(1))
 
 
-def wait_job_done(t, pid, sig):
-    """The shell reports an ended background job before a later prompt."""
-    seen = ""
+def kill_and_wait_job_done(t, pid, sig):
+    """The shell reports an ended background job before a later prompt:
+    possibly the very prompt after `kill`, so that output counts too."""
+    seen = t.run(f"kill -{sig} {pid}")
     for _ in range(20):
-        seen += t.run("echo")
         if f"[{pid}] done signal {sig}" in seen:
             return
+        seen += t.run("echo")
         time.sleep(0.2 * timeout_scale())
     raise AssertionError(f"no '[{pid}] done signal {sig}':\n{t.tail()}")
 
@@ -325,8 +326,7 @@ def test_background_job_survives_ctrl_c(term):
     rows = [line.split() for line in ps.splitlines() if line.split()[:1] == [str(pid)]]
     assert rows and rows[0][-1] == "spin", f"background spin {pid} is gone:\n{ps}"
     assert f"[{pid}] done" not in ps
-    term.run(f"kill {pid}")
-    wait_job_done(term, pid, 15)
+    kill_and_wait_job_done(term, pid, 15)
 
 
 def test_background_reader_does_not_take_the_shells_input(term):
@@ -335,8 +335,7 @@ def test_background_reader_does_not_take_the_shells_input(term):
     pid = background_pid(term, "cat")
     assert term.run("echo mine") == "mine\n"
     assert term.run("echo again") == "again\n"
-    term.run(f"kill {pid}")
-    wait_job_done(term, pid, 15)
+    kill_and_wait_job_done(term, pid, 15)
 
 
 # ----- help ---------------------------------------------------------------------
