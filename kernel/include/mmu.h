@@ -9,6 +9,11 @@
 
 #include "types.h"
 #include "config.h"
+#ifndef FAULTLINE_HOST
+#include <arch/pte.h>          /* the port's entry bits and inline leaf calls */
+#else
+void mmu_leaf_reveal(void *leaf);
+#endif
 
 /* Portable protection bits */
 #define PROT_R    0x1
@@ -78,8 +83,8 @@ void mmu_leaf_clear(void *leaf);                  /* back to EMPTY */
 bool mmu_leaf_test_clear_accessed(void *leaf);
 /* Atomically: PRESENT -> HIDDEN, clearing accessed. */
 void mmu_leaf_hide(void *leaf);
-/* HIDDEN -> PRESENT, accessed set. */
-void mmu_leaf_reveal(void *leaf);
+/* HIDDEN -> PRESENT, accessed set: mmu_leaf_reveal, inline from the
+ * port's <arch/pte.h> (included below). */
 /* Atomically empties a PRESENT or HIDDEN entry and returns its MMU_DIRTY /
  * MMU_ACCESSED bits as they were at that instant: after this (and a TLB
  * shootdown) no hart can write the frame, and no write was lost. */
