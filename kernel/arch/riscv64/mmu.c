@@ -249,6 +249,46 @@ void mmu_free_user_root(pagetable_t root)
     frame_free(root);
 }
 
+static bool table_empty(const pte_t *t)
+{
+    for (int i = 0; i < PT_ENTRIES; i++)
+        if (t[i])
+            return false;
+    return true;
+}
+
+/* Below `table` (a table of `level` > 0 whose entry i maps base + i *
+ * level_size(level)): tables that cover part of [from, to) and are empty,
+ * deepest first, so that a parent emptied by its children goes too. */
+static int unhook(pte_t *table, int level, vaddr_t base, vaddr_t from, vaddr_t to,
+                  paddr_t *out, int n, int max)
+{
+    uint64_t span = level_size(level);
+    int first = from > base ? (int)((from - base) / span) : 0;
+    int end = level == SV39_LEVELS - 1 ? ROOT_KERNEL_FIRST : PT_ENTRIES;
+    for (int i = first; i < end && n < max; i++) {
+        vaddr_t va = base + (uint64_t)i * span;
+        if (va >= to)
+            break;
+        pte_t e = table[i];
+        if (!(e & PTE_V) || (e & PTE_LEAF_BITS))
+            continue;
+        pte_t *child = table_of(pte_pa(e));
+        if (level - 1 > 0)
+            n = unhook(child, level - 1, va, from, to, out, n, max);
+        if (n < max && table_empty(child)) {
+            __atomic_store_n(&table[i], 0, __ATOMIC_RELEASE);
+            out[n++] = pte_pa(e);
+        }
+    }
+    return n;
+}
+
+int mmu_unhook_empty_tables(pagetable_t root, vaddr_t from, vaddr_t to, paddr_t *out, int max)
+{
+    return unhook(table_of(root), SV39_LEVELS - 1, 0, from, to, out, 0, max);
+}
+
 static void for_each(paddr_t table, int level, vaddr_t base,
                      void (*fn)(vaddr_t, void *, void *), void *ctx)
 {
