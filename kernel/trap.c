@@ -67,13 +67,10 @@ static __attribute__((noinline, cold)) void user_fault_kill(const struct trap_re
     proc_user_fault(why ? why : arch_trap_name(tr), tr->pc, tr->addr, sig);
 }
 
-/* The si_code of a user fault with signal sig. A SIGSEGV page fault's
- * (nothing mapped, or the wrong rights) is found out at delivery, and
- * only if the handler asks for a siginfo (signal.c). */
-static inline int fault_code(const struct trap_record *tr, int sig)
+int trap_si_code(int kind, int sig)
 {
-    switch (tr->c.kind) {
-    case TRAP_PAGE_FAULT:   return sig == SIGSEGV ? SIG_CODE_SEGV_PAGE : BUS_ADRERR;
+    switch ((enum trap_kind)kind) {
+    case TRAP_PAGE_FAULT:   return sig == SIGSEGV ? SEGV_MAPERR : BUS_ADRERR;
     case TRAP_ACCESS_FAULT: return BUS_ADRERR;
     case TRAP_MISALIGNED:   return BUS_ADRALN;
     case TRAP_ILLEGAL:      return ILL_ILLOPC;
@@ -83,13 +80,12 @@ static inline int fault_code(const struct trap_record *tr, int sig)
 }
 
 /* A user fault: a handler for its signal takes it instead of the kill.
- * Its address is the one the access faulted at, or for an instruction
- * that could not run (SIGILL, SIGTRAP) that instruction's, as POSIX has
- * si_addr. */
+ * It is posted with the trap's kind; its si_code, and for an instruction
+ * that could not run its address, are worked out only for a handler that
+ * asks for a siginfo (signal.c), so other catches pay nothing. */
 static inline void user_fault_signal(const struct trap_record *tr, int sig, const char *why)
 {
-    bool at_insn = tr->c.kind == TRAP_ILLEGAL || tr->c.kind == TRAP_BREAKPOINT;
-    if (!signal_catch_fault(sig, fault_code(tr, sig), at_insn ? tr->pc : tr->addr))
+    if (!signal_catch_fault(sig, SIG_CODE_TRAP(tr->c.kind), tr->addr))
         user_fault_kill(tr, sig, why);
 }
 

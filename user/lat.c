@@ -25,7 +25,7 @@
  * FL-JSON {"lat":"done","failed":F}. The exit status is 1 if any failed.
  *
  *   lat            every benchmark (swapin needs mm=swap, pagein a swap
- *                  device, signal_cross two harts)
+ *                  device, signal_cross and sigpingpong_cross two harts)
  *   lat NAME...    only those
  *   lat meters     no benchmark: the kernel's meters as they stand (since
  *                  boot or the last reset), FL-JSON {"meters":[...],"bench":"meters"},
@@ -39,6 +39,7 @@
 #define CROSS_SAMPLES   100        /* cross-hart signals: each waits for the other hart */
 #define CROSS_WARMUP    10
 #define CROSS_WAIT_MS   1          /* the sender sleeps (its hart idles) while the target runs */
+#define PINGPONG_SAMPLES 500       /* round trips between two processes */
 #define RISCV_INSN_BYTES 4         /* the faulting load in segv_catch is not compressed */
 #define WARMUP          100
 #define FAULT_PAGES     256        /* demand-zero samples: one per fresh page */
@@ -379,6 +380,83 @@ static void bench_signal_self(void)
     report("sigreturn", back, SAMPLES, false);
 }
 
+/* The same through kill(): the process-directed path, to the caller's
+ * own pid (no search of the process table for it). */
+static void bench_kill_self(void)
+{
+    signal(SIGUSR1, empty_handler);
+    int self = getpid();
+    for (int i = 0; i < WARMUP; i++)
+        kill(self, SIGUSR1);
+    for (int i = 0; i < SAMPLES; i++) {
+        uint64_t t0 = now();
+        kill(self, SIGUSR1);
+        uint64_t t1 = now();
+        samples[i] = net(t0, t1);
+    }
+    signal(SIGUSR1, SIG_DFL_HANDLER);
+    report("kill_self", samples, SAMPLES, false);
+}
+
+/*
+ * Ping-pong between two processes, each waiting in sigsuspend with
+ * SIGUSR1 blocked otherwise: kill(other), sigsuspend until the other's
+ * kill comes back and its handler has run. One sample is one round trip
+ * on the shared clock (rdcycle), halved: one way is a kill, the sleeping
+ * target woken and switched to, its handler and sigreturn, and its going
+ * back to sleep. The two processes are pinned to the harts given.
+ */
+static volatile int pongs;
+
+static void pong_handler(int sig, uint64_t addr, struct fl_sigframe *frame)
+{
+    (void)sig; (void)addr; (void)frame;
+    pongs++;
+}
+
+static void bench_pingpong(const char *name, int parent_hart, int child_hart)
+{
+    struct fl_sysinfo si;
+    if (child_hart != parent_hart && (sysinfo(&si) < 0 || si.nharts < 2)) {
+        bench_failed(name, "it needs 2 harts");
+        return;
+    }
+    uint64_t block = FL_SIGMASK(SIGUSR1), open = 0, old = 0;
+    signal(SIGUSR1, pong_handler);
+    sigprocmask(SIG_BLOCK, &block, &old);     /* the child inherits it */
+    int rounds = CROSS_WARMUP + PINGPONG_SAMPLES, parent = getpid();
+    int pid = fork();
+    if (pid == 0) {
+        set_affinity(0, child_hart);
+        for (int i = 0; i < rounds; i++) {
+            sigsuspend(&open);
+            kill(parent, SIGUSR1);
+        }
+        exit(0);
+    }
+    if (pid < 0) {
+        bench_failed(name, "fork: %s", strerror(pid));
+    } else {
+        set_affinity(0, parent_hart);
+        for (int i = 0; i < rounds; i++) {
+            uint64_t t0 = rdcycle();
+            kill(pid, SIGUSR1);
+            sigsuspend(&open);
+            uint64_t t1 = rdcycle();
+            if (i >= CROSS_WARMUP)
+                samples[i - CROSS_WARMUP] = (t1 - t0) / 2;
+        }
+        wait_pid(pid, NULL, 0);
+        report_unit(name, cycle_unit, CROSS_WARMUP, samples, PINGPONG_SAMPLES, false);
+    }
+    set_affinity(0, -1);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    signal(SIGUSR1, SIG_DFL_HANDLER);
+}
+
+static void bench_sigpingpong(void)       { bench_pingpong("sigpingpong", 0, 0); }
+static void bench_sigpingpong_cross(void) { bench_pingpong("sigpingpong_cross", 0, 1); }
+
 /* SIGSEGV caught and returned: a load from address 0 faults, the handler
  * steps the saved pc past the load. */
 static void skip_handler(int sig, uint64_t addr, struct fl_sigframe *frame)
@@ -525,8 +603,11 @@ static const struct bench benches[] = {
     { "nop", bench_nop },
     { "fault_zero", bench_fault_zero },
     { "signal_self", bench_signal_self },
+    { "kill_self", bench_kill_self },
     { "segv_catch", bench_segv_catch },
     { "signal_cross", bench_signal_cross },
+    { "sigpingpong", bench_sigpingpong },
+    { "sigpingpong_cross", bench_sigpingpong_cross },
     { "pagein", bench_pagein },
     { "minor_fault", bench_minor_fault },
     { "swapin", bench_swapin },
@@ -548,7 +629,8 @@ static void usage(int fd)
                 "benchmarks:");
     for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
         fprintf(fd, " %s", benches[i].name);
-    fprintf(fd, "\n(pagein needs a disk, swapin mm=swap and a disk, signal_cross 2 harts;"
+    fprintf(fd, "\n(pagein needs a disk, swapin mm=swap and a disk, signal_cross and"
+                " sigpingpong_cross 2 harts;"
                 " docs/measurement.md)\n");
 }
 

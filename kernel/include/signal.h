@@ -27,10 +27,14 @@
 /* The bits of a pending set or a mask that are signals. */
 #define SIG_BITS          (((uint64_t)1 << NSIG) - 2)
 #define SIG_UNBLOCKABLE   FL_SIGMASK(SIGKILL)
-/* si_code a SIGSEGV page fault is posted with: SEGV_MAPERR or
- * SEGV_ACCERR, found out at delivery and only for an FL_SA_SIGINFO
- * handler (it takes the space's lock), so other catches pay nothing. */
-#define SIG_CODE_SEGV_PAGE  INT32_MIN
+/* The code a user fault is posted with: its trap's kind (enum
+ * trap_kind), turned into a si_code (and, for SIGILL and SIGTRAP, the
+ * instruction's address) only for an FL_SA_SIGINFO handler, so other
+ * catches pay nothing. A SIGSEGV page fault's SEGV_MAPERR or SEGV_ACCERR
+ * takes the space's lock to find out. */
+#define SIG_CODE_TRAP_BASE  INT32_MIN
+#define SIG_CODE_TRAP_KINDS 16
+#define SIG_CODE_TRAP(kind) (SIG_CODE_TRAP_BASE + (int)(kind))
 
 /* The hot-path test on every return to user mode: two loads. Blocked
  * signals make it true too; signal_deliver() then finds nothing to do. */

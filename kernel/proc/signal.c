@@ -11,11 +11,15 @@
 #include "printk.h"
 #include "arch_api.h"
 #include "aspace.h"
+#include "trap.h"
 #include <faultline/errno.h>
 
 #define UNBLOCKABLE     SIG_UNBLOCKABLE
 #define SA_KNOWN_FLAGS  (FL_SA_NODEFER | FL_SA_RESETHAND | FL_SA_SIGINFO | FL_SA_ONSTACK)
 #define FRAME_ALIGN     16          /* the RISC-V ABI's stack alignment */
+#define NO_FRAME        (~(uint64_t)0 & ~(uint64_t)(FRAME_ALIGN - 1))   /* fails user_range_ok */
+/* Action flags that place or extend the frame (enter_handler's slow part). */
+#define SA_FRAME_FLAGS  (FL_SA_SIGINFO | FL_SA_ONSTACK)
 
 _Static_assert(FL_NREGS == ARCH_NREGS, "the signal frame holds the whole register file");
 _Static_assert(NSIG <= 64, "a mask is one uint64_t");
@@ -103,11 +107,14 @@ static bool wants(const struct thread *t, int sig)
 /* Caller holds p->lock (t is p's). Every poster and dequeue() hold it, so
  * it alone orders the pending bits and their origins; t->lock is for t's
  * state, which interrupting it reads. */
-static void post_to_thread(struct thread *t, int sig, struct sig_origin from)
+static void post_to_thread(struct thread *t, int sig, int code, int pid, uint64_t addr)
 {
     /* Full barrier: the mask is read after the bit is set (set_own_mask). */
     __atomic_or_fetch(&t->sig_pending, FL_SIGMASK(sig), __ATOMIC_SEQ_CST);
-    t->sig_from[sig] = from;
+    struct sig_origin *from = &t->sig_from[sig];
+    from->code = code;
+    from->pid = pid;
+    from->addr = addr;
     t->sig_posted_at = meter_now();                           /* probe: signal posted */
     /* A signal to oneself (tkill of self, a caught fault) needs no
      * interrupting: the thread checks on its way out. */
@@ -182,7 +189,7 @@ bool signal_catch_fault(int sig, int code, uint64_t addr)
      * cannot be caught: resuming would fault again at once. */
     bool caught = has_handler(&p->sig_actions[sig]) && !(t->sig_blocked & FL_SIGMASK(sig));
     if (caught)
-        post_to_thread(t, sig, (struct sig_origin){ code, 0, addr });
+        post_to_thread(t, sig, code, 0, addr);
     spin_unlock(&p->lock);
     return caught;
 }
@@ -199,7 +206,7 @@ struct delivery {
 
 /* Takes sig off t's pending set, or else its process's, and says where
  * it came from. Caller holds p->lock. */
-static struct sig_origin unpend(struct thread *t, int sig)
+static inline __attribute__((always_inline)) struct sig_origin unpend(struct thread *t, int sig)
 {
     struct proc *p = t->proc;
     uint64_t bit = FL_SIGMASK(sig);
@@ -233,8 +240,9 @@ static bool dequeue(struct thread *t, struct delivery *d)
         __atomic_and_fetch(&t->sig_pending, ~SIG_RESTORE_MASK, __ATOMIC_RELAXED);
         before = t->sig_saved_blocked;
     }
+    /* Bit 0 is clear now: what is left are signals. */
     for (;;) {
-        uint64_t ready = (t->sig_pending | p->sig_pending) & ~t->sig_blocked & SIG_BITS;
+        uint64_t ready = (t->sig_pending | p->sig_pending) & ~t->sig_blocked;
         if (!ready)
             break;
         int sig = signal_lowest(ready);
@@ -270,10 +278,11 @@ bool signal_on_altstack(const struct thread *t, uint64_t sp)
            sp - t->sig_altstack_sp <= t->sig_altstack_size;
 }
 
-/* Where the handler's frame (size bytes) goes: below the interrupted sp,
- * or at the top of the alternate stack for an FL_SA_ONSTACK handler not
- * already on it. 0 if it does not fit on the alternate stack. */
-static uint64_t frame_place(const struct thread *t, const struct delivery *d, uint64_t size)
+/* Where the handler's frame (size bytes) goes when the action or the
+ * thread has an alternate stack: below the interrupted sp, or at the top
+ * of the alternate stack for an FL_SA_ONSTACK handler not already on it.
+ * An address no range check passes if it does not fit there. */
+static __attribute__((noinline, cold)) uint64_t frame_place(const struct thread *t, const struct delivery *d, uint64_t size)
 {
     uint64_t sp = tf_sp(&t->tf);
     bool alt = signal_on_altstack(t, sp);
@@ -281,11 +290,9 @@ static uint64_t frame_place(const struct thread *t, const struct delivery *d, ui
         sp = t->sig_altstack_sp + t->sig_altstack_size;
         alt = true;
     }
-    /* A wrap-around lands above USER_TOP and fails the range check like
-     * any other bad stack. */
     uint64_t frame = (sp - size) & ~(uint64_t)(FRAME_ALIGN - 1);
     if (alt && (frame < t->sig_altstack_sp || frame > sp))
-        return 0;                    /* the alternate stack overflowed */
+        return NO_FRAME;             /* the alternate stack overflowed */
     return frame;
 }
 
@@ -299,36 +306,59 @@ static int segv_code(struct proc *p, uint64_t addr)
     return mapped ? SEGV_ACCERR : SEGV_MAPERR;
 }
 
-static void fill_info(struct fl_siginfo *info, int sig, struct sig_origin from)
+/* The siginfo of sig from `from` for t, which is about to take it. A
+ * fault's code is worked out here (SIG_CODE_TRAP); may_sleep: whether
+ * a SIGSEGV page fault may take the space's lock to tell SEGV_MAPERR from
+ * SEGV_ACCERR. */
+static void fill_info(struct fl_siginfo *info, const struct thread *t, int sig,
+                      struct sig_origin from, bool may_sleep)
 {
     *info = (struct fl_siginfo){
         .si_signo = sig, .si_code = from.code, .si_pid = from.pid, .si_addr = from.addr,
     };
+    uint32_t kind = (uint32_t)from.code - (uint32_t)SIG_CODE_TRAP_BASE;
+    if (kind >= SIG_CODE_TRAP_KINDS)
+        return;
+    info->si_code = trap_si_code((int)kind, sig);
+    if (kind == TRAP_ILLEGAL || kind == TRAP_BREAKPOINT)
+        info->si_addr = tf_pc(&t->tf);     /* not yet left: the instruction's own */
+    else if (kind == TRAP_PAGE_FAULT && sig == SIGSEGV && may_sleep)
+        info->si_code = segv_code(t->proc, info->si_addr);
 }
 
 /* The handler's siginfo, at uinfo (checked with the frame). Interrupts on. */
-static long push_siginfo(struct thread *t, const struct delivery *d, uint64_t uinfo)
+static __attribute__((noinline, cold)) long push_siginfo(struct thread *t, const struct delivery *d, uint64_t uinfo)
 {
     struct fl_siginfo info;
-    fill_info(&info, d->sig, d->from);
-    if (info.si_code == SIG_CODE_SEGV_PAGE)
-        info.si_code = segv_code(t->proc, info.si_addr);
+    fill_info(&info, t, d->sig, d->from, true);
     return copy_to_user(uinfo, &info, sizeof info);
 }
 
 /* Builds the frame on the user stack and points t at the handler. On an
- * unwritable stack the process is killed with SIGSEGV instead. */
+ * unwritable stack the process is killed with SIGSEGV instead. A plain
+ * handler on a thread with no alternate stack (the common case, which
+ * lat measures) pays two loads and a branch for the rest. */
 static void enter_handler(struct thread *t, const struct delivery *d)
 {
+    uint64_t size = sizeof(struct fl_sigframe);
+    bool extras = (d->act.flags & SA_FRAME_FLAGS) || t->sig_altstack_size;
+    bool siginfo = extras && (d->act.flags & FL_SA_SIGINFO);
+    uint64_t frame;
+    if (__builtin_expect(!extras, 1)) {
+        /* Below the interrupted sp; a wrap-around lands above USER_TOP and
+         * fails the range check like any other bad stack. */
+        frame = (tf_sp(&t->tf) - size) & ~(uint64_t)(FRAME_ALIGN - 1);
+    } else {
+        if (siginfo)
+            size += sizeof(struct fl_siginfo);
+        frame = frame_place(t, d, size);
+    }
+    uint64_t uinfo = frame + sizeof(struct fl_sigframe);
     /* The range is checked once for the whole frame (and siginfo), which
      * is then written register by register straight from the trapframe
      * (no copy in between). */
-    bool siginfo = d->act.flags & FL_SA_SIGINFO;
-    uint64_t size = sizeof(struct fl_sigframe) + (siginfo ? sizeof(struct fl_siginfo) : 0);
-    uint64_t frame = frame_place(t, d, size);
-    uint64_t uinfo = frame + sizeof(struct fl_sigframe);
     long rc = -EFAULT;
-    if (frame && user_range_ok(frame, size)) {
+    if (user_range_ok(frame, size)) {
         /* The stores may fault in a stack page, which may sleep. */
         arch_intr_on();
         rc = arch_sigframe_push(frame, &t->tf, (uint64_t)d->sig, d->from.addr, d->old_blocked);
@@ -370,7 +400,7 @@ int signal_take(struct thread *t, uint64_t set, struct fl_siginfo *info)
     if (!ready)
         return 0;
     int sig = signal_lowest(ready);
-    fill_info(info, sig, unpend(t, sig));
+    fill_info(info, t, sig, unpend(t, sig), false);
     return sig;
 }
 
@@ -530,7 +560,7 @@ long sys_tkill(uint64_t tid, uint64_t sig)
             return proc_kill(p->pid, SIGKILL);   /* ends the whole process */
         }
         if (!ignores(&p->sig_actions[sig], (int)sig))
-            post_to_thread(t, (int)sig, (struct sig_origin){ SI_TKILL, p->pid, 0 });
+            post_to_thread(t, (int)sig, SI_TKILL, p->pid, 0);
         rc = 0;
     }
     spin_unlock(&p->lock);
