@@ -70,3 +70,20 @@ def test_pingpong_100k(machine, test):
     trips = PINGPONG.findall(out)
     assert len(trips) == 1 and int(trips[0][0]) == LONG_ROUNDS, trips
     print(f"{test}: {LONG_ROUNDS} round trips in {trips[0][3]} ms (guest uptime)")
+
+
+def test_kill_zero_command(shell):
+    """`kill -0 PID` disturbs nothing and says by its status whether the
+    process exists: 0 for a live background job, 1 and the error for a pid
+    that names no process."""
+    from test_shell import background, wait_job_done
+    sleeper = background(shell, "sleep 100000")
+    checker = background(shell, f"kill -0 {sleeper}")
+    assert wait_job_done(shell, checker) == "status 0"
+    assert f"[{sleeper}] done" not in shell.log, "kill -0 ended the job"
+    start = len(shell.log)
+    checker = background(shell, "kill -0 99999")
+    assert wait_job_done(shell, checker) == "status 1"
+    assert "kill: 99999: no such process" in shell.log[start:], shell.log[start:]
+    shell.run_shell(f"kill -KILL {sleeper}")
+    assert wait_job_done(shell, sleeper) == "signal 9"
