@@ -243,6 +243,32 @@ static void bench_fault_zero(void)
     sbrk(-(long)(FAULT_PAGES + FAULT_WARMUP) * PAGE_BYTES);
 }
 
+/* First read of a fresh heap page: mapped to the shared zero page, no
+ * frame taken or zeroed; the part is the same fault's kernel path. */
+static void bench_fault_read(void)
+{
+    char *area = sbrk((long)(FAULT_PAGES + FAULT_WARMUP) * PAGE_BYTES);
+    if (ptr_error(area)) {
+        bench_failed("fault_read", "sbrk: %s", strerror(ptr_error(area)));
+        return;
+    }
+    int bad = 0;
+    for (int i = 0; i < FAULT_WARMUP + FAULT_PAGES; i++) {
+        volatile char *p = area + (long)i * PAGE_BYTES;
+        uint64_t t0 = now();
+        char c = *p;
+        uint64_t t1 = now();
+        bad += c != 0;
+        if (i >= FAULT_WARMUP)
+            samples[i - FAULT_WARMUP] = net(t0, t1);
+    }
+    if (bad)
+        bench_failed("fault_read", "%d untouched pages did not read as zeros", bad);
+    else
+        report_unit("fault_read", insn_unit, FAULT_WARMUP, samples, FAULT_PAGES, false);
+    sbrk(-(long)(FAULT_PAGES + FAULT_WARMUP) * PAGE_BYTES);
+}
+
 /* A heap area of n pages, each written once (so each is a dirty page of
  * its own), or NULL with the reason printed. */
 static char *dirty_pages(const char *bench, int n)
@@ -665,6 +691,7 @@ static const struct bench benches[] = {
     { "getpid", bench_getpid },
     { "nop", bench_nop },
     { "fault_zero", bench_fault_zero },
+    { "fault_read", bench_fault_read },
     { "signal_self", bench_signal_self },
     { "kill_self", bench_kill_self },
     { "segv_catch", bench_segv_catch },

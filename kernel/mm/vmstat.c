@@ -45,5 +45,6 @@ long sys_vmstat(uint64_t ubuf)
     st.high_water = get(VM_HIGH_WATER);
     st.frames_user = frames_user_count();
     aspace_totals(&st.resident_total, &st.swap_owned);
+    st.zero_maps = get(VM_ZERO_MAPS);
     return copy_to_user(ubuf, &st, sizeof st) ? -EFAULT : 0;
 }
