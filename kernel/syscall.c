@@ -45,6 +45,7 @@ ARGS1(sys_sigpending) ARGS4(sys_mmap)     ARGS2(sys_munmap)    ARGS1(sys_vmstat)
 ARGS3(sys_vmctl)
 ARGS2(sys_setpgid)    ARGS1(sys_getpgid)    ARGS0(sys_setsid)    ARGS1(sys_getsid)
 ARGS2(sys_tcsetpgrp)  ARGS1(sys_tcgetpgrp)
+ARGS1(sys_sigsuspend) ARGS2(sys_sigaltstack) ARGS3(sys_sigtimedwait)
 
 static const syscall_fn table[SYS_COUNT] = {
     [SYS_getpid] = do_sys_getpid,   [SYS_exit] = do_sys_exit,
@@ -71,6 +72,8 @@ static const syscall_fn table[SYS_COUNT] = {
     [SYS_sigaction] = do_sys_sigaction, [SYS_sigprocmask] = do_sys_sigprocmask,
     [SYS_sigreturn] = do_sys_sigreturn, [SYS_tkill] = do_sys_tkill,
     [SYS_sigpending] = do_sys_sigpending,
+    [SYS_sigsuspend] = do_sys_sigsuspend, [SYS_sigaltstack] = do_sys_sigaltstack,
+    [SYS_sigtimedwait] = do_sys_sigtimedwait,
     [SYS_mmap] = do_sys_mmap,       [SYS_munmap] = do_sys_munmap,
 };
 

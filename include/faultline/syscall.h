@@ -57,6 +57,11 @@
 #define SYS_getsid         45   /* (int pid or 0 for self) -> session id */
 #define SYS_tcsetpgrp      46   /* (int fd on the console, int pgid) -> 0: the console's foreground group */
 #define SYS_tcgetpgrp      47   /* (int fd on the console) -> foreground group id, 0 if none */
-#define SYS_COUNT          48   /* one past the highest number */
+/* More signals (signal.c, sigwait.c). */
+#define SYS_sigsuspend     48   /* (const uint64_t *mask) -> -EINTR once a handler has run; pause() uses it */
+#define SYS_sigaltstack    49   /* (const struct fl_stack *ss or NULL, struct fl_stack *old or NULL) -> 0 */
+#define SYS_sigtimedwait   50   /* (const uint64_t *set, struct fl_siginfo *info or NULL,
+                                    const struct fl_timespec *timeout or NULL) -> signal, -EAGAIN, -EINTR */
+#define SYS_COUNT          51   /* one past the highest number */
 
 #endif
