@@ -35,6 +35,9 @@ void sort(uint64_t *v, int n);
 void report_unit(const char *name, const char *unit, int warmup, uint64_t *v, int n, bool more);
 void report(const char *name, uint64_t *v, int n, bool more);
 
+/* sched.c */
+void bench_yield(void);
+
 /* signals.c */
 void bench_signal_self(void);
 void bench_kill_self(void);

@@ -469,6 +469,7 @@ static const struct bench benches[] = {
     { "pagein", bench_pagein },
     { "minor_fault", bench_minor_fault },
     { "swapin", bench_swapin },
+    { "yield", bench_yield },
 };
 
 static const struct bench *find_bench(const char *name)
