@@ -391,6 +391,10 @@ long proc_kill(int pid, int sig)
     }
     for (int i = 0; i < MAX_PROCS; i++) {
         struct proc *p = &procs[i];
+        /* Peek first, then make sure under the lock: a lock per slot
+         * made a kill cost what the whole table costs to lock. */
+        if (__atomic_load_n(&p->pid, __ATOMIC_RELAXED) != pid)
+            continue;
         spin_lock(&p->lock);
         if (p->state == P_ALIVE && p->pid == pid) {
             rc = kill_one(p, sig, self->pid);
