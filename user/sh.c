@@ -226,6 +226,7 @@ static const struct {
     { "spin",        "spin [MS]: burn CPU in user mode for MS ms, or forever" },
     { "threads",     "threads [N]: run N pinned threads, report their harts" },
     { "time",        "time CMD...: run CMD, report real, user and sys time" },
+    { "ulftests",    "in-guest tests of user-level fault handlers" },
     { "uptime",      "time since boot, processes, free frames" },
     { "usertests",   "in-guest tests of the system calls" },
     { "vmstat",      "vmstat [-j] [N]: memory-manager counters" },

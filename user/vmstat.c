@@ -57,6 +57,7 @@ static const struct counter counters[] = {
     COUNTER(frames_user,   NULL,      true),
     COUNTER(resident_total, NULL,     true),
     COUNTER(swap_owned,    NULL,      true),
+    COUNTER(ulf_frames,    NULL,      true),
 };
 
 static uint64_t value_of(const struct fl_vmstat *st, const struct counter *c)

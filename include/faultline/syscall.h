@@ -57,6 +57,14 @@
 #define SYS_getsid         45   /* (int pid or 0 for self) -> session id */
 #define SYS_tcsetpgrp      46   /* (int fd on the console, int pgid) -> 0: the console's foreground group */
 #define SYS_tcgetpgrp      47   /* (int fd on the console) -> foreground group id, 0 if none */
-#define SYS_COUNT          48   /* one past the highest number */
+/* User-level fault handlers and trap forwarding (docs/ulf.md). */
+#define SYS_ulf_attach     48   /* (int pid, void *addr, unsigned long len, int prot, int flags) -> addr or 0 */
+#define SYS_ulf_grant      49   /* (unsigned long frames) -> address of the granted frames in the caller */
+#define SYS_ulf_recv       50   /* (struct fl_ulf_msg *msg) -> 0: the next fault or trap of a managed thread */
+#define SYS_ulf_load       51   /* (int pid, void *va, void *frame, int prot) -> 0: map the caller's frame there */
+#define SYS_ulf_unload     52   /* (int pid, void *va, unsigned long len) -> pages unloaded */
+#define SYS_ulf_resume     53   /* (int tid, int how, long value) -> 0: FL_ULF_RETRY, _SIGNAL, _KILL, _RETURN, _PASS */
+#define SYS_ulf_regs       54   /* (int tid, struct fl_ulf_regs *regs, int write) -> 0 */
+#define SYS_COUNT          55   /* one past the highest number */
 
 #endif

@@ -20,8 +20,8 @@ bool meters_enabled = true;
  * finding a record stays two shifts and an add whatever the number of
  * events: a row of 21 would cost every record one more instruction. */
 #define METER_SCRATCH ((enum fl_meter_event)FL_METER_COUNT)
-#define METER_ROW 24
-_Static_assert(FL_METER_COUNT + 1 <= METER_ROW, "meters: raise METER_ROW (16 + 16 = 32 next)");
+#define METER_ROW 32
+_Static_assert(FL_METER_COUNT + 1 <= METER_ROW, "meters: raise METER_ROW (32 + 16 = 48 next)");
 static struct fl_meter meters[MAX_HARTS][METER_ROW];
 
 /* floor(log2(b)) of every byte value (0 for 0 and 1), filled in by

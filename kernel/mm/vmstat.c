@@ -7,6 +7,7 @@
 #include "frame.h"
 #include "swapspace.h"
 #include "usercopy.h"
+#include "ulf.h"
 #include "kstring.h"
 #include <faultline/abi.h>
 #include <faultline/errno.h>
@@ -45,5 +46,6 @@ long sys_vmstat(uint64_t ubuf)
     st.high_water = get(VM_HIGH_WATER);
     st.frames_user = frames_user_count();
     aspace_totals(&st.resident_total, &st.swap_owned);
+    st.ulf_frames = ulf_frames_outstanding();
     return copy_to_user(ubuf, &st, sizeof st) ? -EFAULT : 0;
 }

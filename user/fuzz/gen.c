@@ -91,6 +91,13 @@ const struct fuzz_spec fuzz_specs[] = {
     { "getsid",        SYS_getsid,        12, R, { A_PID } },
     { "tcsetpgrp",     SYS_tcsetpgrp,     16, R, { A_FD, A_PID } },
     { "tcgetpgrp",     SYS_tcgetpgrp,     12, R, { A_FD } },
+    { "ulf_attach",    SYS_ulf_attach,    12, R, { A_PID, A_ADDR, A_LEN, A_INT, A_INT } },
+    { "ulf_grant",     SYS_ulf_grant,      8, R, { A_LEN } },
+    { "ulf_recv",      SYS_ulf_recv,       8, R, { A_PTR_OUT } },
+    { "ulf_load",      SYS_ulf_load,      12, R, { A_PID, A_ADDR, A_ADDR, A_INT } },
+    { "ulf_unload",    SYS_ulf_unload,    12, R, { A_PID, A_ADDR, A_LEN } },
+    { "ulf_resume",    SYS_ulf_resume,    12, R, { A_TID, A_INT, A_INT } },
+    { "ulf_regs",      SYS_ulf_regs,      12, R, { A_TID, A_PTR_OUT, A_INT } },
     { "bad_number",    FUZZ_NR_BAD,       12, R, { A_INT, A_INT, A_INT, A_INT, A_INT, A_INT } },
 };
 #undef N

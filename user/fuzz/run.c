@@ -14,6 +14,7 @@
  *  - SIGKILL never goes to the fuzz parent or its group (other signals
  *    do: the parent ignores them); the shell's pid is never named at all.
  *  - setpgid never joins the shell's group (kill(0) would then reach it).
+ *  - ulf_attach never names a real process (see there).
  */
 #include "child.h"
 
@@ -85,6 +86,12 @@ static bool constrain(const struct fuzz_call *c, long nr, uint64_t *a, bool in_t
     case SYS_setpgid:
         if (LOW32(a[1]) == self.w->shell_pid)
             a[1] = NO_SUCH_PID;
+        return false;
+    case SYS_ulf_attach:
+        /* Managing a child would let ulf_recv wait for it for good (a
+         * child stuck in an unanswered fault sends nothing more): only
+         * the refusals are made. */
+        a[0] = NO_SUCH_PID;
         return false;
     case SYS_mmap:
         if (a[3] & FL_MAP_FIXED)
