@@ -7,12 +7,15 @@ managers; the threads left waiting are killed with the kernel's kill line;
 and afterwards no frame is leaked: every user frame is some space's page,
 and no granted frame is left."""
 
+import json
 import re
 
 import pytest
 
 from qemu_helpers import boot_to_shell, wait_for_log
 from test_faults import KILL_LINE, assert_alive
+from test_hog import HOG_JSON, HOG_TIMEOUT, assert_clean, wait_after
+from test_shell import background, wait_job_done
 from test_mm import assert_no_leak, SWAP_LINE
 
 ULFTESTS_TIMEOUT = 300.0
@@ -69,3 +72,71 @@ def test_ulftests(machine, mm, cpus):
     st = assert_no_leak(m, mm)
     assert st["ulf_frames"] == 0, st
     assert_alive(m)
+
+
+# --- upager: a demand pager at user level -----------------------------------
+
+UPAGER_STATS = re.compile(r"^upager: faults (\d+) \(major (\d+), minor (\d+), upgrades (\d+)\), "
+                          r"evictions (\d+), writebacks (\d+), zero-fills (\d+)$", re.MULTILINE)
+UPAGER_TIME = re.compile(r"^upager: (\d+) frames, (\w+); (\d+) ms real, handler (\d+) ms user "
+                         r"\+ (\d+) ms system, (\d+) us per fault$", re.MULTILINE)
+UPAGER_EXIT = re.compile(r"^upager: hog exited with status (\d+)$", re.MULTILINE)
+HOG_PAGES = 512             # -m 2048: 2 MiB of heap
+
+
+def run_upager(m, args):
+    """`upager ARGS` running hog: its record, the stats and the console text."""
+    start = len(m.log)
+    pid = background(m, f"upager {args}")
+    wait_after(m, UPAGER_TIME, start, HOG_TIMEOUT)
+    status = wait_job_done(m, pid)
+    out = m.log[start:]
+    records = [json.loads(r) for r in HOG_JSON.findall(out)]
+    assert len(records) == 1, out[-3000:]
+    stats = [int(x) for x in UPAGER_STATS.search(out).groups()]
+    return status, records[0], dict(zip(("faults", "major", "minor", "upgrades", "evictions",
+                                         "writebacks", "zero_fills"), stats)), out
+
+
+@pytest.mark.timeout(4 * HOG_TIMEOUT)
+@pytest.mark.parametrize("policy", ["fifo", "clock", "lru"])
+@pytest.mark.parametrize("cpus", [1, 2], ids=["1hart", "2harts"])
+def test_upager_runs_hog(machine, policy, cpus):
+    """hog under upager with 64 frames for its 512 heap pages: evictions
+    happen, every page checks out, and the counts add up."""
+    m = boot(machine, "paging", cpus)
+    status, rec, st, out = run_upager(m, f"-f 64 -p {policy} hog -p 1 -m 2048")
+    assert_clean(status, rec, out, 1, 2048, 2, "sbrk", False)
+    assert UPAGER_EXIT.search(out).group(1) == "0", out[-3000:]
+    frames, name = UPAGER_TIME.search(out).group(1, 2)
+    assert (int(frames), name) == (64, policy)
+    # every heap page was zero-filled once, and fewer frames than pages
+    # means evictions, written back before their pages came again
+    assert st["zero_fills"] >= HOG_PAGES, st
+    assert st["evictions"] >= HOG_PAGES - 64, st
+    assert st["writebacks"] > 0 and st["writebacks"] <= st["evictions"], st
+    assert st["faults"] == st["major"] + st["minor"] + st["upgrades"], st
+    if policy == "fifo":
+        assert st["minor"] == 0, st
+    st_vm = assert_no_leak(m, "paging")
+    assert st_vm["ulf_frames"] == 0, st_vm
+    assert_alive(m)
+
+
+def test_upager_under_swap_manager(machine):
+    """The same beside mm=swap, whose swapper leaves the granted frames
+    alone; nothing leaks."""
+    m = boot(machine, "swap", 2)
+    status, rec, st, out = run_upager(m, "-f 32 -p clock hog -p 2 -m 512")
+    assert_clean(status, rec, out, 2, 512, 2, "sbrk", False)
+    assert st["evictions"] > 0, st
+    st_vm = assert_no_leak(m, "swap")
+    assert st_vm["ulf_frames"] == 0, st_vm
+
+
+def test_upager_usage(shell):
+    for args in ("", "-f", "-f 0 hog", "-f 99999 hog", "-p nru hog", "-x hog"):
+        out = shell.run_shell(f"upager {args}".strip())
+        assert "usage: upager [-f FRAMES] [-p fifo|clock|lru] PROG [ARGS...]" in out, args
+    out = shell.run_shell("upager nosuchprogram")
+    assert "upager: nosuchprogram: no such file" in out, out

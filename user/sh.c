@@ -227,6 +227,7 @@ static const struct {
     { "threads",     "threads [N]: run N pinned threads, report their harts" },
     { "time",        "time CMD...: run CMD, report real, user and sys time" },
     { "ulftests",    "in-guest tests of user-level fault handlers" },
+    { "upager",      "upager [-f FRAMES] [-p fifo|clock|lru] PROG ARGS: user-level pager" },
     { "uptime",      "time since boot, processes, free frames" },
     { "usertests",   "in-guest tests of the system calls" },
     { "vmstat",      "vmstat [-j] [N]: memory-manager counters" },

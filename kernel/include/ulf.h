@@ -52,6 +52,10 @@ bool ulf_frame_granted(paddr_t pa);
 /* Granted frames not yet freed (vmstat). */
 uint64_t ulf_frames_outstanding(void);
 
+/* fork: the child of a managed process is managed by the same handler,
+ * in the same ways (the Cache Kernel's application kernel runs all its
+ * processes). Before the child first runs. */
+void ulf_fork(struct proc *parent, struct proc *child);
 /* exec: p is about to switch to new_as (its other threads are gone). */
 void ulf_exec(struct proc *p, struct aspace *new_as);
 /* p is exiting, its other threads gone, its space still attached: as a

@@ -137,6 +137,7 @@ long proc_fork(void)
     uint64_t ksp = t->tf.kernel_sp;
     t->tf = pt->tf;
     t->tf.kernel_sp = ksp;
+    ulf_fork(parent, child);       /* before the ids: it may turn light calls off */
     thread_sync_ids(t);
     tf_set_return(&t->tf, 0);
     child->nthreads = 1;

@@ -1,8 +1,8 @@
 /*
  * Who manages whom (ulf_internal.h): ulf_attach makes the caller the
  * handler of a child's managed memory or the emulator of its system
- * calls; exec carries that over to the child's new image; exit ends it
- * from either side.
+ * calls; fork passes it on to the child's children, exec carries it over
+ * to a new image; exit ends it from either side.
  */
 #include "ulf_internal.h"
 #include "printk.h"
@@ -156,6 +156,20 @@ long sys_ulf_attach(uint64_t pid, uint64_t addr, uint64_t len, uint64_t prot, ui
         rc = aspace_mmap_managed(as, addr, len, (unsigned)prot);
     ulf_client_put(c);
     return rc;
+}
+
+void ulf_fork(struct proc *parent, struct proc *child)
+{
+    spin_lock(&ulf_lock);
+    struct ulf_client *pc = client_of(parent);
+    if (pc->proc == parent && pc->h) {
+        struct ulf_client *cc = client_of(child);
+        *cc = (struct ulf_client){ .proc = child, .h = pc->h, .heap = pc->heap,
+                                   .syscalls = pc->syscalls, .as = child->as };
+        child->as->ulf = cc;
+        pc->h->nclients++;
+    }
+    spin_unlock(&ulf_lock);
 }
 
 void ulf_exec(struct proc *p, struct aspace *new_as)
