@@ -35,6 +35,8 @@ BENCHES = (
     ("minor_fault", "hidden resident page remapped on touch"),
     ("pagein", "page read back from the swap device on touch"),
     ("swapin", "mm=swap: whole process written out and read back"),
+    ("fork", "fork + child exit + wait, a small process (cycles: two harts)"),
+    ("fork_used", "the same after the process touched and freed 16 MiB"),
 )
 BENCH_NAMES = tuple(name for name, _ in BENCHES)
 # Results `lat` prints for one name on its command line.
@@ -62,7 +64,7 @@ class Run:
 RUNS = (
     Run("main", "default memory manager (mm=paging), a 64M disk",
         ("getpid", "nop", "signal_self", "signal_cross", "fault_zero", "segv_catch",
-         "minor_fault", "pagein")),
+         "minor_fault", "pagein", "fork", "fork_used")),
     Run("swap", "mm=swap, a 64M disk, one hart", ("swapin",), append="mm=swap", cpus=1),
     Run("nometers", "meters=off, no disk: the same paths without the kernel meters",
         ("getpid", "nop", "signal_self", "signal_cross", "fault_zero", "segv_catch"),

@@ -59,6 +59,16 @@ static uint64_t unmap_range(struct aspace *as, vaddr_t from, vaddr_t to)
     }
     aspace_shootdown(as);
     while (nfreed) aspace_release_frame(as, freed[--nfreed]);
+    /* Then the table pages the range emptied: fork copies and exit walks
+     * what tables there are, so a space that used and freed much memory
+     * would otherwise pay for it in every later fork. */
+    do {
+        nfreed = mmu_unhook_empty_tables(as->root, from, to, freed, (int)ARRAY_SIZE(freed));
+        if (nfreed)
+            aspace_shootdown(as);
+        for (int i = 0; i < nfreed; i++)
+            frame_free(freed[i]);
+    } while (nfreed == (int)ARRAY_SIZE(freed));
     return untouched;
 }
 
