@@ -24,7 +24,7 @@ SIGSEGV = 11
 MEM = "mem=16M"
 DISK = "64M"
 TESTS = ("read_fault", "write_fault", "exec_fault", "permission_upgrade", "refused_fault",
-         "usercopy_fault", "protection", "quota", "handler_killed", "handler_exits",
+         "usercopy_fault", "protection", "quota", "emulate", "handler_killed", "handler_exits",
          "handler_faults")
 # The kill lines the suite causes on purpose: the refused fault no one
 # catches, and each of the two threads waiting on a handler that went away
@@ -140,3 +140,42 @@ def test_upager_usage(shell):
         assert "usage: upager [-f FRAMES] [-p fifo|clock|lru] PROG [ARGS...]" in out, args
     out = shell.run_shell("upager nosuchprogram")
     assert "upager: nosuchprogram: no such file" in out, out
+
+
+# --- trace: system calls forwarded to an emulator ----------------------------
+
+TRACE_LINE = re.compile(r"^\[(\d+)\] (\w+)\(([^)]*)\) = (.*)$", re.MULTILINE)
+
+
+def traced(out):
+    return [(int(pid), name, args, result) for pid, name, args, result in TRACE_LINE.findall(out)]
+
+
+def test_trace_ls(shell):
+    """Each call of `ls` is printed once with its result, from its exec to
+    its exit, and ls's own output is all there."""
+    plain = shell.run_shell("ls")
+    out = shell.run_shell("trace ls")
+    calls = traced(out)
+    assert calls, out
+    assert calls[0][1] == "exec" and calls[-1][1:] == ("exit", "0", "?"), calls
+    assert len({pid for pid, *_ in calls}) == 1, calls
+    names = [name for _, name, _, _ in calls]
+    assert "readdir" in names and "write" in names, names
+    writes = [c for c in calls if c[1] == "write"]
+    assert all(int(r) > 0 for *_, r in writes), writes
+    for line in plain.splitlines():
+        assert line in out, line
+
+
+def test_trace_failing_call(shell):
+    """A call that fails shows its error; the program's status comes back."""
+    start = len(shell.log)
+    pid = background(shell, "trace cat /no-such-file")
+    wait_after(shell, re.compile(r"exit\(1\) = \?"), start, 60)
+    assert wait_job_done(shell, pid) == "status 1"
+    calls = traced(shell.log[start:])
+    opens = [c for c in calls if c[1] == "open"]
+    assert opens and opens[0][2].endswith(", 0") and opens[0][3] == "-2 (no such file)", calls
+    assert calls[-1][1:] == ("exit", "1", "?"), calls
+    assert "usage: trace [-a] PROG [ARGS...]" in shell.run_shell("trace")

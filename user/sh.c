@@ -226,6 +226,7 @@ static const struct {
     { "spin",        "spin [MS]: burn CPU in user mode for MS ms, or forever" },
     { "threads",     "threads [N]: run N pinned threads, report their harts" },
     { "time",        "time CMD...: run CMD, report real, user and sys time" },
+    { "trace",       "trace [-a] PROG ARGS: print PROG's system calls" },
     { "ulftests",    "in-guest tests of user-level fault handlers" },
     { "upager",      "upager [-f FRAMES] [-p fifo|clock|lru] PROG ARGS: user-level pager" },
     { "uptime",      "time since boot, processes, free frames" },

@@ -6,7 +6,8 @@
  * where, what access, which pc) against the label, answers, and checks
  * what the child saw. Then every protection rule the kernel enforces, and
  * what happens to waiting threads when a handler is killed, exits or
- * faults itself. Output is testrun's (tests/test_ulf.py reads it).
+ * faults itself, and an emulator answering, inspecting and changing a
+ * child's system calls. Output is testrun's (tests/test_ulf.py reads it).
  */
 #include "testrun.h"
 
@@ -283,6 +284,58 @@ static void quota(void)
     expect("recv with nothing managed", ulf_recv(NULL), -ESRCH);
 }
 
+/* --- trap forwarding: the emulator answers, or changes and passes --- */
+
+#define EMULATED_PID  4242
+#define EXIT_ASKED    3
+#define EXIT_CHANGED  7
+#define REG_A0        10
+#define REG_A7        17
+
+static void emulated_body(void)
+{
+    exit(getpid() == EMULATED_PID ? EXIT_ASKED : BAD_VALUE);
+}
+
+static void emulate(void)
+{
+    int pid = ulf_fork_held();
+    CHECK(pid >= 0, "fork: %s", strerror(pid));
+    if (pid == 0) {
+        emulated_body();
+        exit(0);
+    }
+    expect("ulf_attach", ulf_attach(pid, NULL, 0, 0, FL_ULF_SYSCALLS), 0);
+    expect("release the child", ulf_release(pid), 0);
+    struct fl_ulf_msg m;
+    struct fl_ulf_regs regs;
+    bool answered = false;
+    for (;;) {
+        expect("ulf_recv", ulf_recv(&m), 0);
+        expect("message kind", m.kind, FL_ULF_SYSCALL);
+        expect("message pid", m.pid, pid);
+        expect("ulf_regs", ulf_regs(m.tid, &regs, 0), 0);
+        expect("a7 is the call", (long)regs.regs[REG_A7], (long)m.nr);
+        expect("regs[0] is the pc", (long)regs.regs[0], (long)m.pc);
+        if (m.nr == SYS_getpid) {
+            expect("a fault's answer to a call", ulf_resume(m.tid, FL_ULF_RETRY, 0), -EINVAL);
+            expect("answer getpid", ulf_resume(m.tid, FL_ULF_RETURN, EMULATED_PID), 0);
+            answered = true;
+        } else if (m.nr == SYS_exit) {
+            CHECK(answered, "exit before getpid");
+            expect("exit's status", (long)m.args[0], EXIT_ASKED);
+            regs.regs[REG_A0] = EXIT_CHANGED;
+            expect("ulf_regs(write)", ulf_regs(m.tid, &regs, 1), 0);
+            expect("pass exit", ulf_resume(m.tid, FL_ULF_PASS, 0), 0);
+            break;
+        } else {
+            expect("pass a call", ulf_resume(m.tid, FL_ULF_PASS, 0), 0);
+        }
+    }
+    expect_exit(pid, EXIT_CHANGED);
+    expect("recv with nothing left", ulf_recv(&m), -ESRCH);
+}
+
 /* --- handlers that go away with threads waiting on them --- */
 
 enum ending { BY_KILL, BY_EXIT, BY_FAULT };
@@ -377,7 +430,7 @@ static void handler_faults(void) { handler_gone(BY_FAULT, SIGSEGV); }
 static const struct test tests[] = {
     TEST(read_fault), TEST(write_fault), TEST(exec_fault), TEST(permission_upgrade),
     TEST(refused_fault), TEST(usercopy_fault), TEST(protection), TEST(quota),
-    TEST(handler_killed), TEST(handler_exits), TEST(handler_faults),
+    TEST(emulate), TEST(handler_killed), TEST(handler_exits), TEST(handler_faults),
 };
 
 int main(int argc, char *argv[])
