@@ -25,7 +25,9 @@
  * FL-JSON {"lat":"done","failed":F}. The exit status is 1 if any failed.
  *
  *   lat            every benchmark (swapin needs mm=swap, pagein a swap
- *                  device, signal_cross two harts)
+ *                  device, signal_cross two harts); ulf_fault and
+ *                  trap_forward, user-level fault handling and trap
+ *                  forwarding, are in ulf.c
  *   lat NAME...    only those
  *   lat meters     no benchmark: the kernel's meters as they stand (since
  *                  boot or the last reset), FL-JSON {"meters":[...],"bench":"meters"},
@@ -33,9 +35,8 @@
  *                  `lat meters` is metered alone (tools/mmbench.py)
  *   lat -h         usage; an unknown name also prints it (exit status 2)
  */
-#include "ulib.h"
+#include "lat.h"
 
-#define SAMPLES         1000
 #define CROSS_SAMPLES   100        /* cross-hart signals: each waits for the other hart */
 #define CROSS_WARMUP    10
 #define CROSS_WAIT_MS   1          /* the sender sleeps (its hart idles) while the target runs */
@@ -48,7 +49,6 @@
 #define SWAP_ROUNDS     8          /* whole-process swap-outs and swap-ins (mm=swap) */
 #define SWAP_WARMUP     2
 #define SWAP_PAGES      64         /* heap pages the process carries out and back */
-#define PAGE_BYTES      4096
 #define FORK_SAMPLES    64         /* fork + exit + wait round trips */
 #define FORK_WARMUP     4
 #define FORK_USED_BYTES (16L << 20) /* fork_used: touched and freed before the forks */
@@ -59,18 +59,14 @@
 #define EXIT_FAILED     1
 #define EXIT_USAGE      2
 
-static uint64_t samples[SAMPLES];
-static uint64_t overhead;
+uint64_t samples[SAMPLES];
+uint64_t overhead;
 /* Units of rdinstret and rdcycle readings, from what the kernel found. */
-static const char *insn_unit = "instructions";
-static const char *cycle_unit = "cycles";
+const char *insn_unit = "instructions";
+const char *cycle_unit = "cycles";
 static int failures;           /* benchmarks that could not run */
 
-/* A benchmark that could not run says so in the output, not only in a
- * line of prose, so that a report can name it. */
-static void bench_failed(const char *name, const char *fmt, ...)
-    __attribute__((format(__printf__, 2, 3)));
-static void bench_failed(const char *name, const char *fmt, ...)
+void bench_failed(const char *name, const char *fmt, ...)
 {
     char why[160];
     va_list ap;
@@ -90,11 +86,6 @@ static const char *const meter_names[] = {
 
 /* ------------------------------------------------------------ timing */
 
-static inline __attribute__((always_inline)) uint64_t now(void)
-{
-    return rdinstret();
-}
-
 static inline __attribute__((always_inline)) void ecall0(long nr)
 {
     (void)syscall_inline0(nr);
@@ -112,7 +103,7 @@ static void measure_overhead(void)
     overhead = best;
 }
 
-static uint64_t net(uint64_t t0, uint64_t t1)
+uint64_t net(uint64_t t0, uint64_t t1)
 {
     uint64_t d = t1 - t0;
     return d > overhead ? d - overhead : 0;
@@ -156,7 +147,7 @@ static void print_hist(const uint64_t *counts)
 }
 
 /* Prints the line for `name`, leaving it open for parts when asked. */
-static void report_unit(const char *name, const char *unit, int warmup, uint64_t *v, int n, bool more)
+void report_unit(const char *name, const char *unit, int warmup, uint64_t *v, int n, bool more)
 {
     sort(v, n);
     uint64_t sum = 0, hist[HIST_BUCKETS] = { 0 };
@@ -184,6 +175,12 @@ static void report_meter_part(const char *part, enum fl_meter_event e, bool last
 {
     struct fl_meter m[FL_METER_COUNT];
     long n = meter_read(-1, m, FL_METER_COUNT);
+    report_meter_part_of(m, n, part, e, last);
+}
+
+void report_meter_part_of(const struct fl_meter *m, long n, const char *part,
+                          enum fl_meter_event e, bool last)
+{
     if (n <= (long)e || m[e].count == 0) {
         printf("\"%s\":null%s", part, last ? "" : ",");
         return;
@@ -595,6 +592,8 @@ static const struct bench benches[] = {
     { "swapin", bench_swapin },
     { "fork", bench_fork },
     { "fork_used", bench_fork_used },
+    { "ulf_fault", bench_ulf_fault },
+    { "trap_forward", bench_trap_forward },
 };
 
 static const struct bench *find_bench(const char *name)
