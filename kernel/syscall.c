@@ -48,7 +48,7 @@ ARGS2(sys_setpgid)    ARGS1(sys_getpgid)    ARGS0(sys_setsid)    ARGS1(sys_getsi
 ARGS2(sys_tcsetpgrp)  ARGS1(sys_tcgetpgrp)
 #define ARGS5(f)  static long do_##f(const uint64_t *a) { return f(a[0], a[1], a[2], a[3], a[4]); }
 ARGS5(sys_ulf_attach) ARGS1(sys_ulf_grant)  ARGS1(sys_ulf_recv)  ARGS4(sys_ulf_load)
-ARGS3(sys_ulf_unload) ARGS3(sys_ulf_resume) ARGS3(sys_ulf_regs)
+ARGS3(sys_ulf_unload) ARGS3(sys_ulf_resume) ARGS3(sys_ulf_regs)  ARGS4(sys_ulf_reply_recv)
 
 static const syscall_fn table[SYS_COUNT] = {
     [SYS_getpid] = do_sys_getpid,   [SYS_exit] = do_sys_exit,
@@ -79,7 +79,7 @@ static const syscall_fn table[SYS_COUNT] = {
     [SYS_ulf_attach] = do_sys_ulf_attach, [SYS_ulf_grant] = do_sys_ulf_grant,
     [SYS_ulf_recv] = do_sys_ulf_recv,     [SYS_ulf_load] = do_sys_ulf_load,
     [SYS_ulf_unload] = do_sys_ulf_unload, [SYS_ulf_resume] = do_sys_ulf_resume,
-    [SYS_ulf_regs] = do_sys_ulf_regs,
+    [SYS_ulf_regs] = do_sys_ulf_regs,     [SYS_ulf_reply_recv] = do_sys_ulf_reply_recv,
 };
 
 long syscall_call(struct trapframe *tf)

@@ -58,7 +58,7 @@ static const struct call calls[SYS_COUNT] = {
     [SYS_ulf_attach] = { "ulf_attach", "dxdxx" }, [SYS_ulf_grant] = { "ulf_grant", "d" },
     [SYS_ulf_recv] = { "ulf_recv", "x" },     [SYS_ulf_load] = { "ulf_load", "dxxx" },
     [SYS_ulf_unload] = { "ulf_unload", "dxd" }, [SYS_ulf_resume] = { "ulf_resume", "ddd" },
-    [SYS_ulf_regs] = { "ulf_regs", "dxd" },
+    [SYS_ulf_regs] = { "ulf_regs", "dxd" },   [SYS_ulf_reply_recv] = { "ulf_reply_recv", "dddx" },
 };
 
 /* "[pid] name(args)" for the call in m, into line. */

@@ -175,7 +175,8 @@ static int load(const struct fl_ulf_msg *m, int i, int prot)
     return r;
 }
 
-static void handle(const struct fl_ulf_msg *m)
+/* Serves one fault; returns how to answer it. */
+static int handle(const struct fl_ulf_msg *m)
 {
     bool write = m->access == FL_ULF_WRITE;
     struct page *p = lookup(m->pid, m->addr / PAGE);
@@ -209,12 +210,11 @@ static void handle(const struct fl_ulf_msg *m)
     if (r < 0) {
         fprintf(STDERR_FILENO, "upager: ulf_load(pid %d, 0x%lx): %s\n", m->pid,
                 (unsigned long)m->addr, strerror(r));
-        ulf_resume(m->tid, FL_ULF_KILL, 0);
         f->loaded = false;
-        return;
+        return FL_ULF_KILL;
     }
-    ulf_resume(m->tid, FL_ULF_RETRY, 0);
     lru_sample();
+    return FL_ULF_RETRY;
 }
 
 static _Noreturn void usage(void)
@@ -298,10 +298,15 @@ int main(int argc, char *argv[])
     ulf_release(pid);
     struct fl_ulf_msg m;
     /* A signal (^C reaches the whole job) must not leave its processes
-     * waiting for answers: only "nothing left to manage" ends the loop. */
-    while ((r = ulf_recv(&m)) == 0 || r == -EINTR)
+     * waiting for answers: only "nothing left to manage" ends the loop.
+     * Each answer goes with the wait for the next fault, in one call. */
+    r = ulf_recv(&m);
+    while (r == 0 || r == -EINTR) {
         if (r == 0 && m.kind == FL_ULF_FAULT)
-            handle(&m);
+            r = ulf_reply_recv(m.tid, handle(&m), 0, &m);
+        else
+            r = ulf_recv(&m);
+    }
     if (r != -ESRCH) {
         fprintf(STDERR_FILENO, "upager: ulf_recv: %s\n", strerror((int)r));
         kill(pid, SIGKILL);

@@ -65,6 +65,7 @@
 #define SYS_ulf_unload     52   /* (int pid, void *va, unsigned long len) -> pages unloaded */
 #define SYS_ulf_resume     53   /* (int tid, int how, long value) -> 0: FL_ULF_RETRY, _SIGNAL, _KILL, _RETURN, _PASS */
 #define SYS_ulf_regs       54   /* (int tid, struct fl_ulf_regs *regs, int write) -> 0 */
-#define SYS_COUNT          55   /* one past the highest number */
+#define SYS_ulf_reply_recv 55   /* (int tid, int how, long value, struct fl_ulf_msg *msg) -> 0: resume, then recv */
+#define SYS_COUNT          56   /* one past the highest number */
 
 #endif

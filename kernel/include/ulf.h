@@ -70,5 +70,6 @@ long sys_ulf_load(uint64_t pid, uint64_t va, uint64_t frame, uint64_t prot);
 long sys_ulf_unload(uint64_t pid, uint64_t va, uint64_t len);
 long sys_ulf_resume(uint64_t tid, uint64_t how, uint64_t value);
 long sys_ulf_regs(uint64_t tid, uint64_t uregs, uint64_t write);
+long sys_ulf_reply_recv(uint64_t tid, uint64_t how, uint64_t value, uint64_t umsg);
 
 #endif

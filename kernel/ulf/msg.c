@@ -29,7 +29,7 @@ void ulf_wake_receivers(struct ulf_handler *h)
     /* One receiver, the usual case: woken directly, not by a scan of
      * every thread (this is on the measured transfer). */
     if (h->nreceivers == 1 && h->receiver)
-        wakeup_thread(h->receiver, h);
+        wakeup_thread_next(h->receiver, h);
     else if (h->nreceivers)
         wakeup(h);
 }
@@ -340,9 +340,17 @@ long sys_ulf_resume(uint64_t tid, uint64_t how, uint64_t value)
     w->value = (long)value;
     w->answered_at = entry;
     w->state = W_ANSWERED;
-    wakeup_thread(w->t, w);
+    wakeup_thread_next(w->t, w);
     spin_unlock(&ulf_lock);
     return 0;
+}
+
+/* L4's ReplyWait: the answer and the next receive in one trap, so the
+ * handler is asleep again before the thread it answered runs. */
+long sys_ulf_reply_recv(uint64_t tid, uint64_t how, uint64_t value, uint64_t umsg)
+{
+    long rc = sys_ulf_resume(tid, how, value);
+    return rc ? rc : sys_ulf_recv(umsg);
 }
 
 long sys_ulf_regs(uint64_t tid, uint64_t uregs, uint64_t write)

@@ -39,6 +39,7 @@ struct ulf_handler {
     struct thread *receiver;    /* the latest of them (woken directly) */
     struct ulf_wait *head, *tail;  /* messages not yet received */
     struct ulf_wait *taken;     /* received, not yet answered */
+    struct ulf_client *last_client;  /* of the last load or unload (a hint) */
     struct aspace *pool_as;     /* where its frames are held (its space at ulf_grant) */
 };
 

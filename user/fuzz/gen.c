@@ -98,6 +98,7 @@ const struct fuzz_spec fuzz_specs[] = {
     { "ulf_unload",    SYS_ulf_unload,    12, R, { A_PID, A_ADDR, A_LEN } },
     { "ulf_resume",    SYS_ulf_resume,    12, R, { A_TID, A_INT, A_INT } },
     { "ulf_regs",      SYS_ulf_regs,      12, R, { A_TID, A_PTR_OUT, A_INT } },
+    { "ulf_reply_recv", SYS_ulf_reply_recv, 8, R, { A_TID, A_INT, A_INT, A_PTR_OUT } },
     { "bad_number",    FUZZ_NR_BAD,       12, R, { A_INT, A_INT, A_INT, A_INT, A_INT, A_INT } },
 };
 #undef N

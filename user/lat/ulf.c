@@ -12,7 +12,8 @@
  *                 answers it. Parts: forward (trap entry -> emulator
  *                 running) and resume (its answer -> the child back).
  *
- * The child times each round trip with rdinstret and keeps the samples
+ * lat answers each message and waits for the next in one call
+ * (ulf_reply_recv, L4's ReplyWait). The child times each round trip with rdinstret and keeps the samples
  * in its own memory; at the end it copies them into the first page of
  * its managed region, whose frame lat reads. Both run on hart 0: under
  * icount every hart's instructions land on the one counter.
@@ -79,29 +80,30 @@ static int serve(const char *name, int pid, int warmup, struct served *s)
 {
     struct fl_ulf_msg m;
     int next = 0, answered = 0;
-    long r;
     s->results_frame = -1;
-    while ((r = ulf_recv(&m)) == 0) {
+    long r = ulf_recv(&m);
+    while (r == 0) {
+        int how = FL_ULF_PASS;
+        long value = 0;
         if (m.kind == FL_ULF_FAULT) {
             char *page = (char *)(uintptr_t)(m.addr & ~(uint64_t)(PAGE_BYTES - 1));
             if (page == ULF_BASE) {
                 s->nmeters = meter_read(-1, s->meters, FL_METER_COUNT);
                 s->results_frame = next;
             }
-            if (next == ULF_PAGES || ulf_load(pid, page, s->pool + (long)next * PAGE_BYTES, RW)) {
-                ulf_resume(m.tid, FL_ULF_KILL, 0);
-                continue;
+            how = FL_ULF_KILL;
+            if (next < ULF_PAGES && !ulf_load(pid, page, s->pool + (long)next * PAGE_BYTES, RW)) {
+                next++;
+                how = FL_ULF_RETRY;
             }
-            next++;
-            ulf_resume(m.tid, FL_ULF_RETRY, 0);
         } else if (m.nr == SYS_getpid) {
-            ulf_resume(m.tid, FL_ULF_RETURN, FORWARDED_PID);
-        } else {
-            ulf_resume(m.tid, FL_ULF_PASS, 0);
-            continue;
+            how = FL_ULF_RETURN;
+            value = FORWARDED_PID;
         }
-        if (++answered == warmup)
+        /* Metered from here once the warmup rounds are answered. */
+        if (how != FL_ULF_PASS && ++answered == warmup)
             meter_reset();
+        r = ulf_reply_recv(m.tid, how, value, &m);
     }
     int status = -1;
     if (r != -ESRCH || wait_pid(pid, &status, 0) != pid || status != 0 || s->results_frame < 0) {

@@ -101,3 +101,4 @@ SYSCALL          ulf_load,          SYS_ulf_load
 SYSCALL          ulf_unload,        SYS_ulf_unload
 SYSCALL          ulf_resume,        SYS_ulf_resume
 SYSCALL          ulf_regs,          SYS_ulf_regs
+SYSCALL          ulf_reply_recv,    SYS_ulf_reply_recv

@@ -87,6 +87,8 @@ int   ulf_load(int pid, void *va, void *frame, int prot);
 long  ulf_unload(int pid, void *va, unsigned long len);
 int   ulf_resume(int tid, int how, long value);
 int   ulf_regs(int tid, struct fl_ulf_regs *regs, int write);
+/* ulf_resume, then ulf_recv into msg, in one call. */
+int   ulf_reply_recv(int tid, int how, long value, struct fl_ulf_msg *msg);
 /* fork() whose child waits (lib/ulfhold.c) until the parent, having
  * attached to it, calls ulf_release(pid); -errno if the fork failed. */
 int   ulf_fork_held(void);
