@@ -244,7 +244,8 @@ void ulf_exit(struct proc *p)
     }
     spin_unlock(&ulf_lock);
     for (int i = 0; i < nvictims; i++) {
-        kprintf("faultline: killed pid=%d name=%s cause=its fault handler exited\n",
+        kprintf("faultline: killed pid=%d name=%s cause=its fault handler exited "
+                "sepc=0x0 stval=0x0\n",
                 victims[i], names[i]);
         proc_kill(victims[i], SIGKILL);
     }
