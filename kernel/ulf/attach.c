@@ -180,6 +180,11 @@ void ulf_fork(struct proc *parent, struct proc *child)
 
 void ulf_exec(struct proc *p, struct aspace *new_as)
 {
+    spin_lock(&ulf_lock);
+    struct ulf_handler *h = ulf_handler_of(p);
+    if (h)
+        h->pool_as = NULL;          /* the pool goes with the old image */
+    spin_unlock(&ulf_lock);
     struct ulf_client *c = client_of(p);
     if (c->proc != p)
         return;

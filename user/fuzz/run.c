@@ -18,6 +18,8 @@
  */
 #include "child.h"
 
+#define GRANT_FRAMES_MAX 16
+
 struct child self;
 char thread_stacks[THREAD_STACKS][THREAD_STACK] __attribute__((aligned(16)));
 int stack_busy[THREAD_STACKS];
@@ -92,6 +94,12 @@ static bool constrain(const struct fuzz_call *c, long nr, uint64_t *a, bool in_t
          * child stuck in an unanswered fault sends nothing more): only
          * the refusals are made. */
         a[0] = NO_SUCH_PID;
+        return false;
+    case SYS_ulf_grant:
+        /* A few frames, or more than the quota (refused): a child that
+         * took a thousand would leave its siblings short of memory. */
+        if (a[0] <= FL_ULF_FRAME_QUOTA)
+            a[0] %= GRANT_FRAMES_MAX + 1;
         return false;
     case SYS_mmap:
         if (a[3] & FL_MAP_FIXED)
