@@ -261,6 +261,7 @@ struct fl_vmstat {
     uint64_t frames_user;      /* frames the core map says are user frames */
     uint64_t resident_total;   /* sum of the live spaces' resident pages */
     uint64_t swap_owned;       /* sum of the live spaces' swapped pages */
+    uint64_t zero_maps;        /* reads of untouched pages given the shared zero page */
     /* Frames granted to user-level fault handlers (ulf_grant), held
      * until they are neither in the handler's pool nor loaded anywhere:
      * 0 once every handler and its clients are gone. */

@@ -23,6 +23,7 @@ void mm_init(void)
      * the one page control there is to choose. */
     pc = &pc_inline_ops;
     swap_init();
+    zero_frame_init();
     mm->banner();
 }
 

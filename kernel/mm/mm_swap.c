@@ -143,6 +143,11 @@ static void out_leaf(vaddr_t va, void *leaf, void *arg)
     enum leaf_state st = mmu_leaf_read(leaf, &li);
     if (c->rc || (st != LEAF_PRESENT && st != LEAF_HIDDEN))
         return;
+    if (maps_zero_frame(&li)) {
+        /* Owns nothing to write: untouched again, a read maps it anew. */
+        mmu_leaf_clear(leaf);
+        return;
+    }
     if (ulf_frame_granted(li.pa))
         return;                     /* a fault handler's frame stays where it is */
     uint32_t slot;

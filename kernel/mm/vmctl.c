@@ -22,6 +22,8 @@ static long each_resident_page(struct aspace *as, vaddr_t start, vaddr_t end, in
         if (!leaf)
             continue;
         enum leaf_state st = mmu_leaf_read(leaf, &li);
+        if (st == LEAF_PRESENT && maps_zero_frame(&li))
+            continue;           /* no page of its own to move */
         if ((st == LEAF_PRESENT || st == LEAF_HIDDEN) && ulf_frame_granted(li.pa))
             continue;               /* a fault handler's frame: its to move */
         if (op == FL_VMCTL_PAGEOUT && (st == LEAF_PRESENT || st == LEAF_HIDDEN)) {

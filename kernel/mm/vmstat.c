@@ -46,6 +46,7 @@ long sys_vmstat(uint64_t ubuf)
     st.high_water = get(VM_HIGH_WATER);
     st.frames_user = frames_user_count();
     aspace_totals(&st.resident_total, &st.swap_owned);
+    st.zero_maps = get(VM_ZERO_MAPS);
     st.ulf_frames = ulf_frames_outstanding();
     return copy_to_user(ubuf, &st, sizeof st) ? -EFAULT : 0;
 }

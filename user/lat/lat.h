@@ -1,7 +1,7 @@
 /*
- * What lat's files share (user/lat/main.c: the runner, the statistics and
- * most benchmarks; user/lat/ulf.c: user-level fault handling and trap
- * forwarding).
+ * What lat's files share (user/lat/main.c: the runner and most
+ * benchmarks; stats.c: result lines and meter parts; ulf.c: user-level
+ * fault handling and trap forwarding).
  */
 #ifndef FAULTLINE_LAT_H
 #define FAULTLINE_LAT_H
@@ -10,6 +10,9 @@
 
 #define SAMPLES    1000
 #define PAGE_BYTES 4096
+#define HIST_BUCKETS 64
+#define PERCENT_90 90
+#define PERCENT    100
 
 extern uint64_t samples[SAMPLES];
 extern uint64_t overhead;          /* an empty counter pair */
@@ -28,6 +31,8 @@ void bench_failed(const char *name, const char *fmt, ...) __attribute__((format(
 /* The result line of name over v[0..n) (sorted in place); more: leave it
  * open for "parts". */
 void report_unit(const char *name, const char *unit, int warmup, uint64_t *v, int n, bool more);
+/* "hist":[[lo,hi,count],..] of log2 buckets. */
+void print_hist(const uint64_t *counts);
 /* A part from kernel meters read earlier (m, n as meter_read gave them). */
 void report_meter_part_of(const struct fl_meter *m, long n, const char *part,
                           enum fl_meter_event e, bool last);

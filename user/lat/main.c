@@ -52,9 +52,6 @@
 #define FORK_SAMPLES    64         /* fork + exit + wait round trips */
 #define FORK_WARMUP     4
 #define FORK_USED_BYTES (16L << 20) /* fork_used: touched and freed before the forks */
-#define HIST_BUCKETS    64
-#define PERCENT_90      90
-#define PERCENT         100
 
 #define EXIT_FAILED     1
 #define EXIT_USAGE      2
@@ -109,61 +106,7 @@ uint64_t net(uint64_t t0, uint64_t t1)
     return d > overhead ? d - overhead : 0;
 }
 
-/* ------------------------------------------------------------ statistics */
-
-static void sort(uint64_t *v, int n)
-{
-    for (int i = 1; i < n; i++) {
-        uint64_t x = v[i];
-        int j = i - 1;
-        while (j >= 0 && v[j] > x) {
-            v[j + 1] = v[j];
-            j--;
-        }
-        v[j + 1] = x;
-    }
-}
-
-static unsigned bucket_of(uint64_t v)
-{
-    unsigned b = 0;
-    while (v >>= 1)
-        b++;
-    return b;
-}
-
-static void print_hist(const uint64_t *counts)
-{
-    printf("\"hist\":[");
-    bool first = true;
-    for (int b = 0; b < HIST_BUCKETS; b++) {
-        if (!counts[b])
-            continue;
-        uint64_t lo = b ? 1UL << b : 0, hi = (1UL << (b + 1)) - 1;
-        printf("%s[%lu,%lu,%lu]", first ? "" : ",", lo, hi, counts[b]);
-        first = false;
-    }
-    printf("]");
-}
-
-/* Prints the line for `name`, leaving it open for parts when asked. */
-void report_unit(const char *name, const char *unit, int warmup, uint64_t *v, int n, bool more)
-{
-    sort(v, n);
-    uint64_t sum = 0, hist[HIST_BUCKETS] = { 0 };
-    for (int i = 0; i < n; i++) {
-        sum += v[i];
-        hist[bucket_of(v[i])]++;
-    }
-    uint64_t mean_x100 = sum * PERCENT / (uint64_t)n;
-    printf("FL-JSON {\"bench\":\"%s\",\"unit\":\"%s\",\"n\":%d,\"warmup\":%d,"
-           "\"overhead\":%lu,\"min\":%lu,\"median\":%lu,\"mean\":%lu.%02lu,\"p90\":%lu,"
-           "\"max\":%lu,",
-           name, unit, n, warmup, overhead, v[0], v[n / 2],
-           mean_x100 / PERCENT, mean_x100 % PERCENT, v[(n * PERCENT_90) / PERCENT], v[n - 1]);
-    print_hist(hist);
-    printf(more ? "," : "}\n");
-}
+/* ------------------------------------------------------------ results (stats.c) */
 
 static void report(const char *name, uint64_t *v, int n, bool more)
 {
@@ -176,19 +119,6 @@ static void report_meter_part(const char *part, enum fl_meter_event e, bool last
     struct fl_meter m[FL_METER_COUNT];
     long n = meter_read(-1, m, FL_METER_COUNT);
     report_meter_part_of(m, n, part, e, last);
-}
-
-void report_meter_part_of(const struct fl_meter *m, long n, const char *part,
-                          enum fl_meter_event e, bool last)
-{
-    if (n <= (long)e || m[e].count == 0) {
-        printf("\"%s\":null%s", part, last ? "" : ",");
-        return;
-    }
-    uint64_t mean_x100 = m[e].sum * PERCENT / m[e].count;
-    printf("\"%s\":{\"unit\":\"%s\",\"n\":%lu,\"min\":%lu,\"mean\":%lu.%02lu,\"max\":%lu}%s",
-           part, cycle_unit, m[e].count, m[e].min, mean_x100 / PERCENT, mean_x100 % PERCENT, m[e].max,
-           last ? "" : ",");
 }
 
 /* ------------------------------------------------------------ benchmarks */
@@ -236,6 +166,32 @@ static void bench_fault_zero(void)
     report_meter_part("frame_to_map", FL_METER_FAULT_FRAME_TO_MAP, false);
     report_meter_part("map_to_exit", FL_METER_FAULT_MAP_TO_EXIT, true);
     printf("}}\n");
+    sbrk(-(long)(FAULT_PAGES + FAULT_WARMUP) * PAGE_BYTES);
+}
+
+/* First read of a fresh heap page: mapped to the shared zero page, no
+ * frame taken or zeroed; the part is the same fault's kernel path. */
+static void bench_fault_read(void)
+{
+    char *area = sbrk((long)(FAULT_PAGES + FAULT_WARMUP) * PAGE_BYTES);
+    if (ptr_error(area)) {
+        bench_failed("fault_read", "sbrk: %s", strerror(ptr_error(area)));
+        return;
+    }
+    int bad = 0;
+    for (int i = 0; i < FAULT_WARMUP + FAULT_PAGES; i++) {
+        volatile char *p = area + (long)i * PAGE_BYTES;
+        uint64_t t0 = now();
+        char c = *p;
+        uint64_t t1 = now();
+        bad += c != 0;
+        if (i >= FAULT_WARMUP)
+            samples[i - FAULT_WARMUP] = net(t0, t1);
+    }
+    if (bad)
+        bench_failed("fault_read", "%d untouched pages did not read as zeros", bad);
+    else
+        report_unit("fault_read", insn_unit, FAULT_WARMUP, samples, FAULT_PAGES, false);
     sbrk(-(long)(FAULT_PAGES + FAULT_WARMUP) * PAGE_BYTES);
 }
 
@@ -583,15 +539,17 @@ struct bench {
 static const struct bench benches[] = {
     { "getpid", bench_getpid },
     { "nop", bench_nop },
+    /* First, while lat is small: fork copies every resident page. */
+    { "fork", bench_fork },
+    { "fork_used", bench_fork_used },
     { "fault_zero", bench_fault_zero },
+    { "fault_read", bench_fault_read },
     { "signal_self", bench_signal_self },
     { "segv_catch", bench_segv_catch },
     { "signal_cross", bench_signal_cross },
     { "pagein", bench_pagein },
     { "minor_fault", bench_minor_fault },
     { "swapin", bench_swapin },
-    { "fork", bench_fork },
-    { "fork_used", bench_fork_used },
     { "ulf_fault", bench_ulf_fault },
     { "trap_forward", bench_trap_forward },
 };
