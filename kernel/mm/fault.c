@@ -192,6 +192,8 @@ static int fault_locked(struct aspace *as, vaddr_t va, enum access access,
         *transit_leaf = leaf;
         return FAULT_WAIT_TRANSIT;
     case LEAF_EMPTY:
+        if (handler_provides(as, r))
+            return FAULT_TO_HANDLER;
         if (access == ACCESS_READ && zero_mappable(r))
             return map_zero_page(r, leaf, probe);
         break;

@@ -31,6 +31,8 @@ void bench_failed(const char *name, const char *fmt, ...) __attribute__((format(
 /* The result line of name over v[0..n) (sorted in place); more: leave it
  * open for "parts". */
 void report_unit(const char *name, const char *unit, int warmup, uint64_t *v, int n, bool more);
+/* Ascending, in place. */
+void sort(uint64_t *v, int n);
 /* "hist":[[lo,hi,count],..] of log2 buckets. */
 void print_hist(const uint64_t *counts);
 /* A part from kernel meters read earlier (m, n as meter_read gave them). */

@@ -5,7 +5,7 @@
  */
 #include "lat.h"
 
-static void sort(uint64_t *v, int n)
+void sort(uint64_t *v, int n)
 {
     for (int i = 1; i < n; i++) {
         uint64_t x = v[i];
