@@ -58,6 +58,7 @@ static const struct counter counters[] = {
     COUNTER(resident_total, NULL,     true),
     COUNTER(swap_owned,    NULL,      true),
     COUNTER(zero_maps,     NULL,      false),
+    COUNTER(ulf_frames,    NULL,      true),
 };
 
 static uint64_t value_of(const struct fl_vmstat *st, const struct counter *c)

@@ -257,6 +257,11 @@ struct fl_sysinfo {
     X(SWAPOUT,       "vm.swapout",    "swap-out: start -> whole image on the device, less the time switched out") \
     X(SWAP_WAIT,     "vm.swap_wait",  "swap-in or swap-out: time switched out (device, TLB shootdown)") \
     X(MINOR_FAULT,   "vm.minor_fault", "fault on a resident page (simulated reference bit) -> remapped") \
+    X(ULF_TRANSFER,  "ulf.transfer",  "fault in a managed region -> its handler running (ulf_recv returns)") \
+    X(ULF_LOAD,      "ulf.load",      "ulf_load entry -> mapping installed") \
+    X(ULF_RESUME,    "ulf.resume",    "ulf_resume entry -> faulting thread on its way back to user mode") \
+    X(TRAP_FORWARD,  "trap.forward",  "system call of an emulated process -> its emulator running (ulf_recv returns)") \
+    X(TRAP_RESUME,   "trap.resume",   "emulator's ulf_resume entry -> emulated thread on its way back to user mode") \
     X(METER_SELF,    "meter.self",    "cost of recording one event (calibrated at boot)")
 
 #define FL_METER_ENUM_ENTRY(name, text, what) FL_METER_##name,
@@ -309,6 +314,60 @@ struct fl_vmstat {
     uint64_t resident_total;   /* sum of the live spaces' resident pages */
     uint64_t swap_owned;       /* sum of the live spaces' swapped pages */
     uint64_t zero_maps;        /* reads of untouched pages given the shared zero page */
+    /* Frames granted to user-level fault handlers (ulf_grant), held
+     * until they are neither in the handler's pool nor loaded anywhere:
+     * 0 once every handler and its clients are gone. */
+    uint64_t ulf_frames;
+};
+
+/*
+ * User-level fault handlers and trap forwarding (docs/ulf.md). A process
+ * names itself the handler of a child's memory (ulf_attach); a fault
+ * there, or a system call of a child whose calls it emulates, suspends the
+ * thread and becomes a message that ulf_recv hands to the handler, which
+ * answers with ulf_load/ulf_unload and ulf_resume.
+ */
+#define FL_ULF_REGION    0x0   /* ulf_attach: a new managed region [addr, addr+len) with prot */
+#define FL_ULF_HEAP      0x1   /* ulf_attach: the child's heap, now and after exec */
+#define FL_ULF_SYSCALLS  0x2   /* ulf_attach: the child's system calls come to the caller */
+
+/* fl_ulf_msg.kind */
+#define FL_ULF_FAULT     1     /* a page fault: addr, access, pc */
+#define FL_ULF_SYSCALL   2     /* a system call: nr, args, pc (of the ecall) */
+#define FL_ULF_SYSRET    3     /* after FL_ULF_PASS_REPORT: the call's result */
+
+/* fl_ulf_msg.access */
+#define FL_ULF_READ      0
+#define FL_ULF_WRITE     1
+#define FL_ULF_EXEC      2
+
+/* ulf_resume's how */
+#define FL_ULF_RETRY       1   /* fault: run the faulting instruction again; SYSRET: go on */
+#define FL_ULF_SIGNAL      2   /* fault: deliver signal value with the fault address */
+#define FL_ULF_KILL        3   /* end the thread's process with SIGKILL */
+#define FL_ULF_RETURN      4   /* system call: answered, value is its result */
+#define FL_ULF_PASS        5   /* system call: the kernel performs it */
+#define FL_ULF_PASS_REPORT 6   /* the same, then a FL_ULF_SYSRET message with the result */
+
+/* Most frames one handler may hold at once (ulf_grant: -EDQUOT beyond). */
+#define FL_ULF_FRAME_QUOTA 1024
+
+struct fl_ulf_msg {
+    int32_t  kind;             /* FL_ULF_FAULT, FL_ULF_SYSCALL, FL_ULF_SYSRET */
+    int32_t  pid, tid;         /* who is waiting */
+    int32_t  access;           /* FL_ULF_READ/WRITE/EXEC (faults) */
+    uint64_t addr;             /* the faulting address (faults) */
+    uint64_t pc;               /* where the thread trapped */
+    uint64_t nr;               /* system call number */
+    uint64_t args[6];          /* its arguments, a0..a5 */
+    int64_t  result;           /* FL_ULF_SYSRET: what the call returned */
+};
+
+/* ulf_regs: a waiting thread's registers in the signal frame's order:
+ * regs[0] is the pc, regs[n] register n (riscv64: regs[10] is a0). */
+#define FL_ULF_NREGS 32
+struct fl_ulf_regs {
+    uint64_t regs[FL_ULF_NREGS];
 };
 
 /*

@@ -156,6 +156,10 @@ void sleep_on(void *chan, struct spinlock *lk);
 void sleep_on_intr(void *chan, struct spinlock *lk);   /* returns at once if thread_interrupted() */
 void wakeup(void *chan);
 void wakeup_thread(struct thread *t, void *chan);   /* t only, if it sleeps on chan */
+/* The same, and this hart runs t next when the caller gives it up (a
+ * handoff between a suspended thread and its handler, kernel/ulf),
+ * instead of scanning the thread table for it. */
+void wakeup_thread_next(struct thread *t, void *chan);
 void make_runnable(struct thread *t);    /* caller holds t->lock */
 void kick_cpu_for(struct thread *t);     /* an idle hart that may run t: IPI it */
 void thread_first_entry(void);

@@ -7,6 +7,7 @@
 #include "frame.h"
 #include "swapspace.h"
 #include "usercopy.h"
+#include "ulf.h"
 #include "kstring.h"
 #include <faultline/abi.h>
 #include <faultline/errno.h>
@@ -46,5 +47,6 @@ long sys_vmstat(uint64_t ubuf)
     st.frames_user = frames_user_count();
     aspace_totals(&st.resident_total, &st.swap_owned);
     st.zero_maps = get(VM_ZERO_MAPS);
+    st.ulf_frames = ulf_frames_outstanding();
     return copy_to_user(ubuf, &st, sizeof st) ? -EFAULT : 0;
 }

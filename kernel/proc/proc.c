@@ -1,6 +1,7 @@
 /*
  * Processes: the table, fork, exit, wait, kill, and the first process.
  */
+#include "ulf.h"
 #include "proc.h"
 #include "aspace.h"
 #include "file.h"
@@ -136,6 +137,7 @@ long proc_fork(void)
     uint64_t ksp = t->tf.kernel_sp;
     t->tf = pt->tf;
     t->tf.kernel_sp = ksp;
+    ulf_fork(parent, child);       /* before the ids: it may turn light calls off */
     thread_sync_ids(t);
     tf_set_return(&t->tf, 0);
     child->nthreads = 1;
@@ -261,6 +263,8 @@ _Noreturn void proc_exit(int status)
     spin_unlock(&p->lock);
 
     proc_stop_other_threads(p);
+    /* Before the space goes: the handlers it used or was (kernel/ulf). */
+    ulf_exit(p);
     files_close_all(p);
 
     /* Detach the address space, then free it: once p->as is NULL no hart

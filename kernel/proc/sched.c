@@ -97,11 +97,29 @@ static bool may_run_here(const struct thread *t, const struct cpu *c)
     return t->affinity < 0 || t->affinity == (int)c->id;
 }
 
+/* The thread handed to this hart by wakeup_thread_next, locked, if it is
+ * still RUNNABLE here; else NULL. */
+static struct thread *take_handoff(struct cpu *c)
+{
+    struct thread *t = c->handoff;
+    c->handoff = NULL;
+    if (!t || t->state != T_RUNNABLE || !may_run_here(t, c))
+        return NULL;
+    spin_lock(&t->lock);
+    if (t->state == T_RUNNABLE && may_run_here(t, c))
+        return t;
+    spin_unlock(&t->lock);
+    return NULL;
+}
+
 /* Returns a RUNNABLE thread for this hart with its lock held, or NULL. */
 static struct thread *pick_next(struct cpu *c)
 {
     if (none_runnable())
         return NULL;
+    struct thread *handed = c->handoff ? take_handoff(c) : NULL;
+    if (handed)
+        return handed;
     uint32_t start = __atomic_load_n(&pick_cursor, __ATOMIC_RELAXED);
     /* From the cursor to the end, then from the start to the cursor. */
     for (int pass = 0; pass < 2; pass++) {
@@ -306,6 +324,17 @@ void wakeup_thread(struct thread *t, void *chan)
     spin_lock(&t->lock);
     if (t->state == T_SLEEPING && t->chan == chan)
         make_runnable(t);
+    spin_unlock(&t->lock);
+}
+
+void wakeup_thread_next(struct thread *t, void *chan)
+{
+    spin_lock(&t->lock);
+    if (t->state == T_SLEEPING && t->chan == chan) {
+        make_runnable(t);
+        /* Interrupts are off under t->lock: this is still our hart. */
+        this_cpu()->handoff = t;
+    }
     spin_unlock(&t->lock);
 }
 

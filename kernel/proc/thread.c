@@ -24,6 +24,7 @@
  * after a thread bomb on a machine that may have 8 MiB, and memory would
  * not come back.
  */
+#include "ulf.h"
 #include "proc.h"
 #include "frame.h"
 #include "mmu.h"
@@ -191,7 +192,8 @@ struct thread *thread_alloc(struct proc *p, const char *name)
 /* The trapframe carries the ids the light system calls return. */
 void thread_sync_ids(struct thread *t)
 {
-    t->tf.light = params.lightsys == LIGHTSYS_ON;
+    /* An emulated process's calls all take the full path (kernel/ulf). */
+    t->tf.light = params.lightsys == LIGHTSYS_ON && (!t->proc || ulf_light_allowed(t->proc));
     t->tf.pid = t->proc ? (uint64_t)t->proc->pid : 0;
     t->tf.tid = (uint64_t)t->tid;
 }

@@ -98,6 +98,14 @@ const struct fuzz_spec fuzz_specs[] = {
     { "sigsuspend",    SYS_sigsuspend,     8, E, { A_PTR_IN } },
     { "sigaltstack",   SYS_sigaltstack,   12, R, { A_PTR_IN, A_PTR_OUT } },
     { "sigtimedwait",  SYS_sigtimedwait,  12, R, { A_PTR_IN, A_PTR_OUT, A_PTR_IN } },
+    { "ulf_attach",    SYS_ulf_attach,    12, R, { A_PID, A_ADDR, A_LEN, A_INT, A_INT } },
+    { "ulf_grant",     SYS_ulf_grant,      8, R, { A_LEN } },
+    { "ulf_recv",      SYS_ulf_recv,       8, R, { A_PTR_OUT } },
+    { "ulf_load",      SYS_ulf_load,      12, R, { A_PID, A_ADDR, A_ADDR, A_INT } },
+    { "ulf_unload",    SYS_ulf_unload,    12, R, { A_PID, A_ADDR, A_LEN } },
+    { "ulf_resume",    SYS_ulf_resume,    12, R, { A_TID, A_INT, A_INT } },
+    { "ulf_regs",      SYS_ulf_regs,      12, R, { A_TID, A_PTR_OUT, A_INT } },
+    { "ulf_reply_recv", SYS_ulf_reply_recv, 8, R, { A_TID, A_INT, A_INT, A_PTR_OUT } },
     { "bad_number",    FUZZ_NR_BAD,       12, R, { A_INT, A_INT, A_INT, A_INT, A_INT, A_INT } },
 };
 #undef N

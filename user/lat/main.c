@@ -33,7 +33,9 @@
  *                  `lat meters` is metered alone (tools/mmbench.py)
  *   lat -h         usage; an unknown name also prints it (exit status 2)
  *
- * The signal benchmarks are in signals.c.
+ * The signal benchmarks are in signals.c, the scheduler's in sched.c,
+ * user-level fault handling and trap forwarding (ulf_fault, trap_forward)
+ * in ulf.c; result lines and meter parts in stats.c.
  */
 #include "lat.h"
 
@@ -44,13 +46,9 @@
 #define SWAP_ROUNDS     8          /* whole-process swap-outs and swap-ins (mm=swap) */
 #define SWAP_WARMUP     2
 #define SWAP_PAGES      64         /* heap pages the process carries out and back */
-#define PAGE_BYTES      4096
 #define FORK_SAMPLES    64         /* fork + exit + wait round trips */
 #define FORK_WARMUP     4
 #define FORK_USED_BYTES (16L << 20) /* fork_used: touched and freed before the forks */
-#define HIST_BUCKETS    64
-#define PERCENT_90      90
-#define PERCENT         100
 #define EXIT_FAILED     1
 #define EXIT_USAGE      2
 
@@ -105,61 +103,7 @@ uint64_t net(uint64_t t0, uint64_t t1)
     return d > overhead ? d - overhead : 0;
 }
 
-/* ------------------------------------------------------------ statistics */
-
-void sort(uint64_t *v, int n)
-{
-    for (int i = 1; i < n; i++) {
-        uint64_t x = v[i];
-        int j = i - 1;
-        while (j >= 0 && v[j] > x) {
-            v[j + 1] = v[j];
-            j--;
-        }
-        v[j + 1] = x;
-    }
-}
-
-static unsigned bucket_of(uint64_t v)
-{
-    unsigned b = 0;
-    while (v >>= 1)
-        b++;
-    return b;
-}
-
-static void print_hist(const uint64_t *counts)
-{
-    printf("\"hist\":[");
-    bool first = true;
-    for (int b = 0; b < HIST_BUCKETS; b++) {
-        if (!counts[b])
-            continue;
-        uint64_t lo = b ? 1UL << b : 0, hi = (1UL << (b + 1)) - 1;
-        printf("%s[%lu,%lu,%lu]", first ? "" : ",", lo, hi, counts[b]);
-        first = false;
-    }
-    printf("]");
-}
-
-/* Prints the line for `name`, leaving it open for parts when asked. */
-void report_unit(const char *name, const char *unit, int warmup, uint64_t *v, int n, bool more)
-{
-    sort(v, n);
-    uint64_t sum = 0, hist[HIST_BUCKETS] = { 0 };
-    for (int i = 0; i < n; i++) {
-        sum += v[i];
-        hist[bucket_of(v[i])]++;
-    }
-    uint64_t mean_x100 = sum * PERCENT / (uint64_t)n;
-    printf("FL-JSON {\"bench\":\"%s\",\"unit\":\"%s\",\"n\":%d,\"warmup\":%d,"
-           "\"overhead\":%lu,\"min\":%lu,\"median\":%lu,\"mean\":%lu.%02lu,\"p90\":%lu,"
-           "\"max\":%lu,",
-           name, unit, n, warmup, overhead, v[0], v[n / 2],
-           mean_x100 / PERCENT, mean_x100 % PERCENT, v[(n * PERCENT_90) / PERCENT], v[n - 1]);
-    print_hist(hist);
-    printf(more ? "," : "}\n");
-}
+/* ------------------------------------------------------------ results (stats.c) */
 
 void report(const char *name, uint64_t *v, int n, bool more)
 {
@@ -171,14 +115,7 @@ static void report_meter_part(const char *part, enum fl_meter_event e, bool last
 {
     struct fl_meter m[FL_METER_COUNT];
     long n = meter_read(-1, m, FL_METER_COUNT);
-    if (n <= (long)e || m[e].count == 0) {
-        printf("\"%s\":null%s", part, last ? "" : ",");
-        return;
-    }
-    uint64_t mean_x100 = m[e].sum * PERCENT / m[e].count;
-    printf("\"%s\":{\"unit\":\"%s\",\"n\":%lu,\"min\":%lu,\"mean\":%lu.%02lu,\"max\":%lu}%s",
-           part, cycle_unit, m[e].count, m[e].min, mean_x100 / PERCENT, mean_x100 % PERCENT, m[e].max,
-           last ? "" : ",");
+    report_meter_part_of(m, n, part, e, last);
 }
 
 /* ------------------------------------------------------------ benchmarks */
@@ -470,6 +407,8 @@ static const struct bench benches[] = {
     { "minor_fault", bench_minor_fault },
     { "swapin", bench_swapin },
     { "yield", bench_yield },
+    { "ulf_fault", bench_ulf_fault },
+    { "trap_forward", bench_trap_forward },
 };
 
 static const struct bench *find_bench(const char *name)

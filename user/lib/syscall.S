@@ -97,3 +97,11 @@ SYSCALL          setsid,            SYS_setsid
 SYSCALL          getsid,            SYS_getsid
 SYSCALL          tcsetpgrp,         SYS_tcsetpgrp
 SYSCALL          tcgetpgrp,         SYS_tcgetpgrp
+SYSCALL          ulf_attach,        SYS_ulf_attach
+SYSCALL          ulf_grant,         SYS_ulf_grant
+SYSCALL          ulf_recv,          SYS_ulf_recv
+SYSCALL          ulf_load,          SYS_ulf_load
+SYSCALL          ulf_unload,        SYS_ulf_unload
+SYSCALL          ulf_resume,        SYS_ulf_resume
+SYSCALL          ulf_regs,          SYS_ulf_regs
+SYSCALL          ulf_reply_recv,    SYS_ulf_reply_recv

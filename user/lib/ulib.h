@@ -86,6 +86,20 @@ int   tcgetpgrp(int fd);              /* 0 if no foreground group */
 int   sigsuspend(const uint64_t *mask);
 int   sigaltstack(const struct fl_stack *ss, struct fl_stack *old);
 int   sigtimedwait(const uint64_t *set, struct fl_siginfo *info, const struct fl_timespec *timeout);
+/* User-level fault handlers and trap forwarding (docs/ulf.md). */
+long  ulf_attach(int pid, void *addr, unsigned long len, int prot, int flags);
+void *ulf_grant(unsigned long frames);          /* the frames' address, or -errno (ptr_error) */
+int   ulf_recv(struct fl_ulf_msg *msg);
+int   ulf_load(int pid, void *va, void *frame, int prot);
+long  ulf_unload(int pid, void *va, unsigned long len);
+int   ulf_resume(int tid, int how, long value);
+int   ulf_regs(int tid, struct fl_ulf_regs *regs, int write);
+/* ulf_resume, then ulf_recv into msg, in one call. */
+int   ulf_reply_recv(int tid, int how, long value, struct fl_ulf_msg *msg);
+/* fork() whose child waits (lib/ulfhold.c) until the parent, having
+ * attached to it, calls ulf_release(pid); -errno if the fork failed. */
+int   ulf_fork_held(void);
+int   ulf_release(int pid);
 
 /* Any system call by number, for tests that pass what no prototype allows. */
 long  raw_syscall(long number, long a0, long a1, long a2, long a3, long a4, long a5);
