@@ -12,6 +12,7 @@
 #include "vmstat.h"
 #include "usercopy.h"
 #include "irq.h"
+#include "pcmeter.h"
 #include <faultline/errno.h>
 
 /* A fault that spent time switched out (waiting for the disk or for
@@ -115,6 +116,8 @@ void trap_user_exception(struct trapframe *tf, const struct trap_record *tr)
     user_return_prepare(t);
     if (fp.mapped_at)
         meter_record(FL_METER_FAULT_MAP_TO_EXIT, fp.mapped_at, meter_now());
+    if (meters_enabled)
+        pcmeter_add(PCM_FAULT, meter_now() - tf->entry_stamp - (t->offcpu_cycles - fp.off_at_entry));
 }
 
 enum trap_kernel_action trap_kernel_exception(const struct trap_record *tr, bool intr_were_on,

@@ -16,6 +16,7 @@
 #include "aspace.h"
 #include "meter.h"
 #include "signal.h"
+#include "pcmeter.h"
 
 static uint32_t pick_cursor;   /* where the next scan starts: fairness hint */
 
@@ -40,6 +41,11 @@ static void became_runnable(struct thread *t)
 static bool none_runnable(void)
 {
     return __atomic_load_n(&runnable_count, __ATOMIC_SEQ_CST) == 0;
+}
+
+bool sched_work_waiting(void)
+{
+    return !none_runnable();
 }
 
 static bool may_run_here(const struct thread *t, const struct cpu *c)
@@ -113,8 +119,12 @@ static void run(struct cpu *c, struct thread *t)
         switch_address_space(c, t->proc->as->root);
     if (t->proc)
         t->proc->last_ran = arch_read_time();
+    if (meters_enabled)
+        pcmeter_switch_in(c);
     arch_context_switch(&c->scheduler, &t->context);
     c->current = NULL;
+    if (meters_enabled)
+        pcmeter_switch_out(c, t);
     /* A thread that has finished may have its address space freed as soon
      * as we let go of its lock: stop using its page table first. */
     if (t->state == T_ZOMBIE || t->state == T_DEAD)
@@ -124,14 +134,23 @@ static void run(struct cpu *c, struct thread *t)
     spin_unlock(&t->lock);
 }
 
+bool (*sched_idle_work)(void);
+
 static void idle(struct cpu *c)
 {
+    /* Work kept for idle time (pc=daemon's pre-zeroing): its thread
+     * becomes runnable, and the next pick takes it. */
+    if (sched_idle_work && sched_idle_work())
+        return;
     __atomic_store_n(&c->idle, true, __ATOMIC_SEQ_CST);
     /* Re-check after announcing ourselves idle: a waker that missed the
      * flag made its thread RUNNABLE before we looked. wfi wakes on a
      * pending interrupt even with interrupts masked. */
-    if (!work_for(c))
+    if (!work_for(c)) {
+        uint64_t t0 = meter_now();
         arch_wait_for_interrupt();
+        pcmeter_idle(c, meter_now() - t0);
+    }
     __atomic_store_n(&c->idle, false, __ATOMIC_SEQ_CST);
 }
 
