@@ -306,6 +306,11 @@ _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)
     if (board.uart.present)
         uart_init(board.uart.base);
     kprintf("\nfaultline %s (%s) booting on hart %lu\n", FAULTLINE_VERSION, ARCH_NAME, hartid);
+    const char *missing = arch_board_unsupported();
+    if (missing) {
+        kprintf("faultline: cannot run on these harts: they lack %s\n", missing);
+        arch_poweroff(EXIT_CODE_PANIC);
+    }
 
     char err[BOOT_ERROR_MAX];
     if (board.bootargs_too_long)

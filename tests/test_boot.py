@@ -21,7 +21,7 @@ import time
 
 import pytest
 
-from qemu_helpers import BOOT_TIMEOUT, boot_hart, boot_to_shell, wait_for_log, wait_harts_online, EXIT_BAD_PARAM, EXIT_CLEAN, halt, timeout_scale
+from qemu_helpers import BOOT_TIMEOUT, boot_hart, boot_to_shell, wait_for_log, wait_harts_online, EXIT_BAD_PARAM, EXIT_CLEAN, EXIT_PANIC, halt, timeout_scale
 
 PAGE_SIZE = 4096
 MIB = 1024 * 1024
@@ -392,3 +392,14 @@ def test_halt_refuses_a_code_out_of_range(shell, args):
     assert "usage: halt [exit-code 0..255]" in out, out
     assert "halting" not in shell.log
     assert halt(shell, 9) == 9
+
+
+def test_harts_without_zbb_are_refused_by_name(machine):
+    # The meters take their histogram bucket from Zbb's clz; on harts
+    # without it the boot says so and stops, instead of dying of an
+    # illegal instruction at the first record.
+    m = machine(extra_args=("-cpu", "rv64,zbb=false"))
+    code = m.wait_exit(timeout=60)
+    assert code == EXIT_PANIC, m.log
+    assert "faultline: cannot run on these harts: they lack the Zbb extension" in m.log, m.log
+    assert "FL-PANIC" not in m.log

@@ -31,10 +31,13 @@ BENCHES = (
     ("sigreturn", "sigreturn alone: from the call to the restored context"),
     ("signal_cross", "signal to a thread on another hart, to its return"),
     ("fault_zero", "demand-zero first touch: fault to resumed instruction"),
+    ("fault_read", "first read of an untouched page: the shared zero page mapped"),
     ("segv_catch", "SIGSEGV caught by a user handler, and its return"),
     ("minor_fault", "hidden resident page remapped on touch"),
     ("pagein", "page read back from the swap device on touch"),
     ("swapin", "mm=swap: whole process written out and read back"),
+    ("fork", "fork + child exit + wait, a small process (cycles: two harts)"),
+    ("fork_used", "the same after the process touched and freed 16 MiB"),
 )
 BENCH_NAMES = tuple(name for name, _ in BENCHES)
 # Results `lat` prints for one name on its command line.
@@ -61,11 +64,11 @@ class Run:
 
 RUNS = (
     Run("main", "default memory manager (mm=paging), a 64M disk",
-        ("getpid", "nop", "signal_self", "signal_cross", "fault_zero", "segv_catch",
-         "minor_fault", "pagein")),
+        ("getpid", "nop", "signal_self", "signal_cross", "fault_zero", "fault_read", "segv_catch",
+         "minor_fault", "pagein", "fork", "fork_used")),
     Run("swap", "mm=swap, a 64M disk, one hart", ("swapin",), append="mm=swap", cpus=1),
     Run("nometers", "meters=off, no disk: the same paths without the kernel meters",
-        ("getpid", "nop", "signal_self", "signal_cross", "fault_zero", "segv_catch"),
+        ("getpid", "nop", "signal_self", "signal_cross", "fault_zero", "fault_read", "segv_catch"),
         append="meters=off", disk_size=None, primary=False),
 )
 RUNS_BY_NAME = {r.name: r for r in RUNS}
@@ -534,12 +537,17 @@ SUMMARY_ROWS = (
     ("... frame -> mapping installed", "fault_zero", "frame_to_map", "mean", "yes"),
     ("... mapping -> fault exit (with the meter records)", "fault_zero", "map_to_exit", "mean",
      "yes"),
+    ("first read of an untouched page (zero page mapped)", "fault_read", None, "median", "yes"),
     ("minor fault (hidden page remapped), user-timed", "minor_fault", None, "median", "yes"),
     ("... the remap itself", "minor_fault", "remap", "mean", "yes"),
     ("page-in: the kernel's own work", "pagein", "pagein", "min",
      "two paths: slept for the disk or not"),
     ("... time switched out waiting for the disk", "pagein", "device_wait", "mean",
      "no: the disk answers in host time"),
+    ("fork + exit + wait, small process", "fork", None, "median", "within ~10%"),
+    ("... the same after using and freeing 16 MiB", "fork_used", None, "median", "within ~10%"),
+    ("... the same forks in that process before it used them", "fork_used", "before", "mean",
+     "within ~10%"),
     ("whole-process swap-out (64 heap pages + image), own work", "swapin", "swapout", "mean",
      "nearly"),
     ("... swapped back in, own work", "swapin", "swapin", "mean", "nearly"),

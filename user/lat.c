@@ -49,6 +49,9 @@
 #define SWAP_WARMUP     2
 #define SWAP_PAGES      64         /* heap pages the process carries out and back */
 #define PAGE_BYTES      4096
+#define FORK_SAMPLES    64         /* fork + exit + wait round trips */
+#define FORK_WARMUP     4
+#define FORK_USED_BYTES (16L << 20) /* fork_used: touched and freed before the forks */
 #define HIST_BUCKETS    64
 #define PERCENT_90      90
 #define PERCENT         100
@@ -236,6 +239,32 @@ static void bench_fault_zero(void)
     report_meter_part("frame_to_map", FL_METER_FAULT_FRAME_TO_MAP, false);
     report_meter_part("map_to_exit", FL_METER_FAULT_MAP_TO_EXIT, true);
     printf("}}\n");
+    sbrk(-(long)(FAULT_PAGES + FAULT_WARMUP) * PAGE_BYTES);
+}
+
+/* First read of a fresh heap page: mapped to the shared zero page, no
+ * frame taken or zeroed; the part is the same fault's kernel path. */
+static void bench_fault_read(void)
+{
+    char *area = sbrk((long)(FAULT_PAGES + FAULT_WARMUP) * PAGE_BYTES);
+    if (ptr_error(area)) {
+        bench_failed("fault_read", "sbrk: %s", strerror(ptr_error(area)));
+        return;
+    }
+    int bad = 0;
+    for (int i = 0; i < FAULT_WARMUP + FAULT_PAGES; i++) {
+        volatile char *p = area + (long)i * PAGE_BYTES;
+        uint64_t t0 = now();
+        char c = *p;
+        uint64_t t1 = now();
+        bad += c != 0;
+        if (i >= FAULT_WARMUP)
+            samples[i - FAULT_WARMUP] = net(t0, t1);
+    }
+    if (bad)
+        bench_failed("fault_read", "%d untouched pages did not read as zeros", bad);
+    else
+        report_unit("fault_read", insn_unit, FAULT_WARMUP, samples, FAULT_PAGES, false);
     sbrk(-(long)(FAULT_PAGES + FAULT_WARMUP) * PAGE_BYTES);
 }
 
@@ -513,6 +542,66 @@ static void print_meters(const char *bench)
     printf("],\"bench\":\"%s\"}\n", bench);
 }
 
+/* fork, the child's exit and the parent's wait, in cycles: the child may
+ * run on another hart, so the span is timed, not one hart's instructions.
+ * 0, or -1 with the failure reported. */
+static int fork_rounds(const char *name, uint64_t *out)
+{
+    for (int i = 0; i < FORK_WARMUP + FORK_SAMPLES; i++) {
+        uint64_t t0 = rdcycle();
+        int pid = fork();
+        if (pid == 0)
+            exit(0);
+        int status = -1;
+        if (pid < 0 || wait(&status) != pid || status != 0) {
+            bench_failed(name, "fork/wait: %s", pid < 0 ? strerror(-pid) : "child went wrong");
+            return -1;
+        }
+        uint64_t t1 = rdcycle();
+        if (i >= FORK_WARMUP)
+            out[i - FORK_WARMUP] = t1 - t0;
+    }
+    return 0;
+}
+
+static void bench_fork(void)
+{
+    if (fork_rounds("fork", samples) == 0)
+        report_unit("fork", cycle_unit, FORK_WARMUP, samples, FORK_SAMPLES, false);
+}
+
+/* The same forks before and after the process touches and frees
+ * FORK_USED_BYTES of heap, in one process (what else it did before
+ * changes a fork's cost too): after should cost what before did, the
+ * tables that memory needed being gone with it. The row is after; the
+ * part "before" is the forks before. */
+static void bench_fork_used(void)
+{
+    static uint64_t before[FORK_SAMPLES];
+    if (fork_rounds("fork_used", before))
+        return;
+    char *area = sbrk(FORK_USED_BYTES);
+    if (ptr_error(area)) {
+        bench_failed("fork_used", "sbrk: %s", strerror(ptr_error(area)));
+        return;
+    }
+    for (long off = 0; off < FORK_USED_BYTES; off += PAGE_BYTES)
+        area[off] = 1;
+    sbrk(-FORK_USED_BYTES);
+    if (fork_rounds("fork_used", samples))
+        return;
+    report_unit("fork_used", cycle_unit, FORK_WARMUP, samples, FORK_SAMPLES, true);
+    uint64_t lo = UINT64_MAX, hi = 0, sum = 0;
+    for (int i = 0; i < FORK_SAMPLES; i++) {
+        lo = before[i] < lo ? before[i] : lo;
+        hi = before[i] > hi ? before[i] : hi;
+        sum += before[i];
+    }
+    uint64_t mean_x100 = sum * PERCENT / FORK_SAMPLES;
+    printf("\"parts\":{\"before\":{\"unit\":\"%s\",\"n\":%d,\"min\":%lu,\"mean\":%lu.%02lu,"
+           "\"max\":%lu}}}\n", cycle_unit, FORK_SAMPLES, lo, mean_x100 / PERCENT, mean_x100 % PERCENT, hi);
+}
+
 /* ------------------------------------------------------------ main */
 
 struct bench {
@@ -523,7 +612,11 @@ struct bench {
 static const struct bench benches[] = {
     { "getpid", bench_getpid },
     { "nop", bench_nop },
+    /* First, while lat is small: fork copies every resident page. */
+    { "fork", bench_fork },
+    { "fork_used", bench_fork_used },
     { "fault_zero", bench_fault_zero },
+    { "fault_read", bench_fault_read },
     { "signal_self", bench_signal_self },
     { "segv_catch", bench_segv_catch },
     { "signal_cross", bench_signal_cross },

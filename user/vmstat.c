@@ -57,6 +57,7 @@ static const struct counter counters[] = {
     COUNTER(frames_user,   NULL,      true),
     COUNTER(resident_total, NULL,     true),
     COUNTER(swap_owned,    NULL,      true),
+    COUNTER(zero_maps,     NULL,      false),
     COUNTER(core_waits,    "cwait",   false),
     COUNTER(cm_passes,     "cmpass",  false),
     COUNTER(cm_freed,      "cmfree",  false),

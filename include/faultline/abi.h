@@ -256,6 +256,7 @@ struct fl_vmstat {
     uint64_t frames_user;      /* frames the core map says are user frames */
     uint64_t resident_total;   /* sum of the live spaces' resident pages */
     uint64_t swap_owned;       /* sum of the live spaces' swapped pages */
+    uint64_t zero_maps;        /* reads of untouched pages given the shared zero page */
     /* pc=daemon's page control (all 0 under pc=inline): */
     uint64_t core_waits;       /* faults that found no free frame and awaited core */
     uint64_t cm_passes;        /* times the core manager refilled the free list */

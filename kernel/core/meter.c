@@ -15,60 +15,22 @@
 #define METER_CALIBRATION_ROUNDS 64
 
 bool meters_enabled = true;
-/* One extra slot per hart, beyond the events, for calibration. A hart's
- * row is padded to METER_ROW records, a sum of two powers of two, so that
- * finding a record stays two shifts and an add whatever the number of
- * events: a row of 21 would cost every record one more instruction. */
+/* One extra slot per hart, beyond the events, for calibration; a hart
+ * finds its row through its struct cpu. */
 #define METER_SCRATCH ((enum fl_meter_event)FL_METER_COUNT)
-#define METER_ROW 24
-_Static_assert(FL_METER_COUNT + 1 <= METER_ROW, "meters: raise METER_ROW (16 + 16 = 32 next)");
-static struct fl_meter meters[MAX_HARTS][METER_ROW];
+static struct fl_meter meters[MAX_HARTS][FL_METER_COUNT + 1];
 
-/* floor(log2(b)) of every byte value (0 for 0 and 1), filled in by
- * meters_init(). */
-#define BYTE_VALUES 256
-static uint8_t log2_byte[BYTE_VALUES];
-
-static void log2_table_init(void)
+/* A record as readers see it: the count made from the histogram (see
+ * meter_record), and 0 for an empty record's min. */
+static struct fl_meter snapshot(const struct fl_meter *m)
 {
-    log2_byte[0] = log2_byte[1] = 0;
-    for (unsigned i = 2; i < BYTE_VALUES; i++)
-        log2_byte[i] = (uint8_t)(log2_byte[i / 2] + 1);
-}
-
-/* floor(log2(v)), 0 for v <= 1: halve the range down to a byte in three
- * unrolled steps (not taken for the usual short intervals), then one table
- * load. (A shift loop would be compiled into a libgcc clz call, which the
- * kernel does not link, and QEMU 7.2's rv64 cannot be assumed to have Zbb.)
- * Values beyond the last bucket land in it. */
-static unsigned log2_bucket(uint64_t v)
-{
-    unsigned b = 0;
-    if (v >> 32) { v >>= 32; b += 32; }
-    if (v >> 16) { v >>= 16; b += 16; }
-    if (v >> 8)  { v >>= 8;  b += 8; }
-    b += log2_byte[v];
-    return b < FL_METER_BUCKETS ? b : FL_METER_BUCKETS - 1;
-}
-
-void meter_record_enabled(enum fl_meter_event e, uint64_t start, uint64_t end)
-{
-    uint64_t d = end - start;
-    unsigned bucket = log2_bucket(d);
-    uint64_t irq = arch_intr_save();      /* stay on this hart for the update */
-    struct fl_meter *m = &meters[this_cpu()->id][(unsigned)e];
-    /* An empty asm that "changes" m: GCC would otherwise recompute the
-     * address from the hart and event for every field it touches. */
-    __asm__("" : "+r"(m));
-    uint64_t count = m->count;
-    if (count == 0 || d < m->min)
-        m->min = d;
-    if (d > m->max)
-        m->max = d;
-    m->count = count + 1;
-    m->sum += d;
-    m->hist[bucket]++;
-    arch_intr_restore(irq);
+    struct fl_meter out = *m;
+    out.count = 0;
+    for (int b = 0; b < FL_METER_BUCKETS; b++)
+        out.count += out.hist[b];
+    if (!out.count)
+        out.min = 0;
+    return out;
 }
 
 static void clear(bool keep_calibration)
@@ -80,6 +42,7 @@ static void clear(bool keep_calibration)
             memset(&meters[h][e], 0, sizeof meters[h][e]);
             meters[h][e].event = (uint32_t)e;
             meters[h][e].hart = h;
+            meters[h][e].min = UINT64_MAX;      /* see meter_record */
         }
 }
 
@@ -98,7 +61,8 @@ static void calibrate(void)
 
 void meters_init(bool enabled)
 {
-    log2_table_init();
+    for (int h = 0; h < MAX_HARTS; h++)
+        cpus[h].meters = meters[h];
     clear(false);
     meters_enabled = enabled;
     if (enabled)
@@ -124,23 +88,23 @@ long sys_meter_read(uint64_t hart, uint64_t ubuf, uint64_t max)
     for (uint64_t e = 0; e < n; e++) {
         struct fl_meter out;
         if (h >= 0) {
-            out = meters[h][e];
+            out = snapshot(&meters[h][e]);
         } else {
             memset(&out, 0, sizeof out);
             out.event = (uint32_t)e;
             out.hart = -1;
             for (uint32_t k = 0; k < ncpus; k++) {
-                const struct fl_meter *m = &meters[k][e];
-                if (!m->count)
+                const struct fl_meter m = snapshot(&meters[k][e]);
+                if (!m.count)
                     continue;
-                if (!out.count || m->min < out.min)
-                    out.min = m->min;
-                if (m->max > out.max)
-                    out.max = m->max;
-                out.count += m->count;
-                out.sum += m->sum;
+                if (!out.count || m.min < out.min)
+                    out.min = m.min;
+                if (m.max > out.max)
+                    out.max = m.max;
+                out.count += m.count;
+                out.sum += m.sum;
                 for (int b = 0; b < FL_METER_BUCKETS; b++)
-                    out.hist[b] += m->hist[b];
+                    out.hist[b] += m.hist[b];
             }
         }
         if (copy_to_user(ubuf + e * sizeof out, &out, sizeof out))

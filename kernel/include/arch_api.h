@@ -55,6 +55,12 @@ bool arch_counters_probe(unsigned *shift);
  * is set up). Slow, polled, always there. */
 void arch_early_putchar(int c);
 
+/* --- what the port needs of the board --- */
+/* NULL if the harts the device tree describes have every instruction-set
+ * extension the port relies on, else the missing one, for the boot to say
+ * before it stops. */
+const char *arch_board_unsupported(void);
+
 /* --- power --- */
 _Noreturn void arch_poweroff(int code);
 

@@ -101,6 +101,18 @@ void aspace_totals(uint64_t *resident, uint64_t *swapped);
 /* Makes every hart that may cache translations of as flush them, and waits. */
 void aspace_shootdown(struct aspace *as);
 
+/* The shared zero page: one frame of zeros, never freed, that a read of
+ * an untouched heap or mmap page maps read-only; the first write gives
+ * the page a frame of its own (fault.c). A leaf that maps it is PRESENT
+ * but owns no frame and is still a promise (lazy_pages), so every walker
+ * that frees, copies, evicts or swaps pages asks first. */
+extern paddr_t zero_frame_pa;
+static inline bool maps_zero_frame(const struct leaf_info *li)
+{
+    return li->pa == zero_frame_pa;
+}
+void zero_frame_init(void);
+
 /* Heap and anonymous pages are demand-zero, but sbrk and mmap promise
  * them: the sum of promised, untouched pages never exceeds the free frames
  * and swap slots (less a reserve), and no one process is promised more

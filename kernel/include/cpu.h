@@ -9,6 +9,7 @@
 
 struct thread;
 struct spinlock;
+struct fl_meter;
 
 struct cpu {
     uint32_t id;              /* logical number 0..ncpus-1 (what users see as "hart") */
@@ -27,6 +28,7 @@ struct cpu {
      * sleep for it (tlb_flush_wait). */
     uint64_t tlb_flush_asked, tlb_flush_done;
     uint32_t tlb_flush_waiters;
+    struct fl_meter *meters;  /* this hart's meter records (meter.h), one per event */
     struct arch_cpu arch;     /* the port's own per-hart state (<arch/arch.h>) */
     /* Page-control meters of the scheduler (pcmeter.h): when the last
      * thread left, why, and the cycles idle since. */

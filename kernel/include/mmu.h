@@ -9,6 +9,11 @@
 
 #include "types.h"
 #include "config.h"
+#ifndef FAULTLINE_HOST
+#include <arch/pte.h>          /* the port's entry bits and inline leaf calls */
+#else
+void mmu_leaf_reveal(void *leaf);
+#endif
 
 /* Portable protection bits */
 #define PROT_R    0x1
@@ -78,8 +83,8 @@ void mmu_leaf_clear(void *leaf);                  /* back to EMPTY */
 bool mmu_leaf_test_clear_accessed(void *leaf);
 /* Atomically: PRESENT -> HIDDEN, clearing accessed. */
 void mmu_leaf_hide(void *leaf);
-/* HIDDEN -> PRESENT, accessed set. */
-void mmu_leaf_reveal(void *leaf);
+/* HIDDEN -> PRESENT, accessed set: mmu_leaf_reveal, inline from the
+ * port's <arch/pte.h> (included below). */
 /* Atomically empties a PRESENT or HIDDEN entry and returns its MMU_DIRTY /
  * MMU_ACCESSED bits as they were at that instant: after this (and a TLB
  * shootdown) no hart can write the frame, and no write was lost. */
@@ -96,6 +101,14 @@ pagetable_t mmu_new_user_root(void);
 /* Frees the user half's table pages and the root. Leaf frames must already
  * have been unmapped (the caller owns them). */
 void mmu_free_user_root(pagetable_t root);
+/* Unhooks the user table pages that map nothing and cover some of
+ * [from, to), each from its parent, and puts their addresses in out
+ * (at most max; call again while it returns max). The caller flushes
+ * every TLB that may hold the space before it frees them: a hart's
+ * walker may still hold an unhooked table. Under the space's lock, after
+ * the range's leaves were emptied (a table with a leaf in transit is not
+ * empty). */
+int mmu_unhook_empty_tables(pagetable_t root, vaddr_t from, vaddr_t to, paddr_t *out, int max);
 /* Calls fn for every 4 KiB user leaf entry that is not EMPTY, in address
  * order, with the entry itself (fn may change it). */
 void mmu_for_each_user_leaf(pagetable_t root,

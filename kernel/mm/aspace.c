@@ -98,6 +98,10 @@ paddr_t aspace_drop_leaf(struct aspace *as, void *leaf)
         transit_wait(leaf);
         st = mmu_leaf_read(leaf, &li);
     }
+    if (st == LEAF_PRESENT && maps_zero_frame(&li)) {
+        mmu_leaf_clear(leaf);       /* still a promise: the caller counts it */
+        return 0;
+    }
     switch (st) {
     case LEAF_PRESENT:
     case LEAF_HIDDEN:

@@ -61,8 +61,13 @@ static void copy_leaf(vaddr_t va, void *leaf, void *arg)
      * lock, which we hold: wait for it here. */
     if (pagestate_in_transit(mmu_leaf_read(leaf, NULL)))
         transit_wait(leaf);
-    if (mmu_leaf_read(leaf, &li) == LEAF_DISCARDED) {
+    enum leaf_state st = mmu_leaf_read(leaf, &li);
+    if (st == LEAF_DISCARDED) {
         mmu_leaf_set_discarded(dleaf);      /* same origin, nothing to copy */
+        return;
+    }
+    if (st == LEAF_PRESENT && maps_zero_frame(&li)) {
+        mmu_leaf_set(dleaf, li.pa, li.prot);   /* shared, read-only, still a promise */
         return;
     }
     struct region *r = aspace_find_region(cc->dst, va);

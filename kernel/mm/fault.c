@@ -21,6 +21,7 @@
 #include "vmstat.h"
 #include "meter.h"
 #include "kstring.h"
+#include "printk.h"
 #include <faultline/errno.h>
 #include <faultline/abi.h>
 
@@ -52,6 +53,32 @@ static void fill_from_origin(const struct region *r, vaddr_t page, paddr_t pa,
     vaddr_t from = MAX(page, r->src_va), to = MIN(page + PAGE_SIZE, r->src_va + r->src_len);
     if (from < to)
         memcpy(dst + (from - page), r->src + (from - r->src_va), to - from);
+}
+
+paddr_t zero_frame_pa;
+
+void zero_frame_init(void)
+{
+    zero_frame_pa = frame_alloc_zeroed(FRAME_KERNEL);
+    if (!zero_frame_pa)
+        panic("mm: no frame for the zero page");
+}
+
+/* Pages whose origin is zeros and whose promise sbrk or mmap keeps
+ * (lazy_pages): a read may map the zero page instead of a frame. */
+static bool zero_mappable(const struct region *r)
+{
+    return r->kind == REGION_HEAP || r->kind == REGION_ANON;
+}
+
+/* A read of an untouched page: the zero page, read-only, no frame. */
+static int map_zero_page(struct region *r, void *leaf, struct fault_probe *probe)
+{
+    mmu_leaf_set(leaf, zero_frame_pa, (r->prot & ~PROT_W) | PROT_U);
+    vm_count(VM_ZERO_MAPS);
+    if (probe)
+        probe->frame_at = probe->zeroed_at = probe->mapped_at = meter_now();
+    return 0;
 }
 
 /* fault_locked's answers besides 0 and -errno: what vm_fault is to do
@@ -103,11 +130,14 @@ static int bring_in(struct aspace *as, struct region *r, vaddr_t page, void *lea
         return err;
     fill_from_origin(r, page, pa, probe, zeroed);
     vm_count(r->kind == REGION_IMAGE ? VM_IMAGE_FILLS : VM_ZERO_FILLS);
+    bool was_zero = li->state == LEAF_PRESENT;    /* the zero page, written: see cow_zero */
     mmu_leaf_set_tracked(leaf, pa, r->prot | PROT_U, false);
+    if (was_zero)
+        aspace_shootdown(as);   /* no hart may keep reading the zero page here */
     as_count(&as->resident, 1);
     if (probe)
         probe->mapped_at = meter_now();
-    if (li->state == LEAF_EMPTY && (r->kind == REGION_HEAP || r->kind == REGION_ANON)) {
+    if ((li->state == LEAF_EMPTY || was_zero) && zero_mappable(r)) {
         /* The page sbrk or mmap promised is now real: it counts as resident. */
         as->lazy_pages--;
         uncommit_pages(1);
@@ -135,8 +165,13 @@ static int fault_locked(struct aspace *as, vaddr_t va, enum access access,
         mmu_leaf_read(leaf, &li);
     switch (li.state) {
     case LEAF_PRESENT:
-        /* Another thread got here first, or the rights are wrong. */
-        return prot_allows(li.prot, access) ? 0 : -EFAULT;
+        /* Another thread got here first, or the rights are wrong, or a
+         * write to the zero page, which gets a frame of its own. */
+        if (prot_allows(li.prot, access))
+            return 0;
+        if (access == ACCESS_WRITE && maps_zero_frame(&li))
+            return bring_in(as, r, page, leaf, &li, probe);
+        return -EFAULT;
     case LEAF_HIDDEN: {
         uint64_t start = meter_now();
         mmu_leaf_reveal(leaf);
@@ -151,6 +186,9 @@ static int fault_locked(struct aspace *as, vaddr_t va, enum access access,
         *transit_leaf = leaf;
         return FAULT_WAIT_TRANSIT;
     case LEAF_EMPTY:
+        if (access == ACCESS_READ && zero_mappable(r))
+            return map_zero_page(r, leaf, probe);
+        break;
     case LEAF_DISCARDED:
     case LEAF_SWAPPED:
         break;
@@ -256,7 +294,7 @@ int aspace_make_present(struct aspace *as, vaddr_t va, paddr_t *pa)
     }
     if (st == LEAF_HIDDEN) {
         mmu_leaf_reveal(leaf);
-    } else if (st != LEAF_PRESENT) {
+    } else if (st != LEAF_PRESENT || maps_zero_frame(&li)) {
         /* exec's new image: no one else can reach it yet, so waiting for
          * room with its lock held keeps no one out. */
         int rc;

@@ -22,6 +22,7 @@ void mm_init(void)
     /* The parser refuses pc=daemon with mm=swap. */
     pc = params.pc == PC_DAEMON ? &pc_daemon_ops : &pc_inline_ops;
     swap_init();
+    zero_frame_init();
     mm->banner();
 }
 

@@ -142,6 +142,11 @@ static void out_leaf(vaddr_t va, void *leaf, void *arg)
     enum leaf_state st = mmu_leaf_read(leaf, &li);
     if (c->rc || (st != LEAF_PRESENT && st != LEAF_HIDDEN))
         return;
+    if (maps_zero_frame(&li)) {
+        /* Owns nothing to write: untouched again, a read maps it anew. */
+        mmu_leaf_clear(leaf);
+        return;
+    }
     uint32_t slot;
     if (c->extent_left) {
         slot = c->next_slot++;

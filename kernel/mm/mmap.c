@@ -44,7 +44,12 @@ static uint64_t unmap_range(struct aspace *as, vaddr_t from, vaddr_t to)
     uint64_t untouched = 0;
     for (vaddr_t va = from; va < to; va += PAGE_SIZE) {
         void *leaf = mmu_leaf(as->root, va, false);
-        if (!leaf || mmu_leaf_read(leaf, NULL) == LEAF_EMPTY) {
+        struct leaf_info li;
+        enum leaf_state st = leaf ? mmu_leaf_read(leaf, &li) : LEAF_EMPTY;
+        if (st == LEAF_EMPTY || (st == LEAF_PRESENT && maps_zero_frame(&li))) {
+            /* Never written: a promise (the zero page's leaf goes too). */
+            if (leaf && st != LEAF_EMPTY)
+                aspace_drop_leaf(as, leaf);
             untouched++;
             continue;
         }
@@ -59,6 +64,16 @@ static uint64_t unmap_range(struct aspace *as, vaddr_t from, vaddr_t to)
     }
     aspace_shootdown(as);
     while (nfreed) frame_free(freed[--nfreed]);
+    /* Then the table pages the range emptied: fork copies and exit walks
+     * what tables there are, so a space that used and freed much memory
+     * would otherwise pay for it in every later fork. */
+    do {
+        nfreed = mmu_unhook_empty_tables(as->root, from, to, freed, (int)ARRAY_SIZE(freed));
+        if (nfreed)
+            aspace_shootdown(as);
+        for (int i = 0; i < nfreed; i++)
+            frame_free(freed[i]);
+    } while (nfreed == (int)ARRAY_SIZE(freed));
     return untouched;
 }
 

@@ -25,14 +25,15 @@ struct transit {
     struct blk_req req;       /* the page-out in flight */
 };
 
-/* The clock less the current thread's switched-out cycles, read as
+/* The clock less thread `me`'s switched-out cycles, read as
  * meter_split_start reads them: the difference of two readings is what
  * the thread ran between them, to be kept out of a split interval.
- * Inline: it brackets the lock's release inside the metered page-in. */
-static inline uint64_t meter_run_now(void)
+ * Inline, on a thread found once by the caller: it brackets the lock's
+ * release inside the metered page-in, whose count it adds to. */
+static inline uint64_t meter_run_now(const struct thread *me)
 {
     uint64_t irq = arch_intr_save();
-    uint64_t now = meter_now() - current_thread()->offcpu_cycles;
+    uint64_t now = meter_now() - me->offcpu_cycles;
     arch_intr_restore(irq);
     return now;
 }
@@ -115,14 +116,16 @@ void transit_begin_in(struct aspace *as, void *leaf, paddr_t pa, uint32_t slot, 
 
 int transit_finish_in(struct sleeplock *held)
 {
-    struct transit *t = mine();
+    uint64_t me = current_thread_index();
+    struct transit *t = &transits[me];
     if (held) {
         /* Letting go is not metered as the page-in's: the fault did it
          * after vm.pagein's interval when the read ran under the lock,
          * and does it once either way (docs/measurement.md). */
-        uint64_t before = meter_run_now();
+        const struct thread *self = &threads[me];
+        uint64_t before = meter_run_now(self);
         sleeplock_release(held);
-        t->meter_start += meter_run_now() - before;
+        t->meter_start += meter_run_now(self) - before;
     }
     int rc = swap_read(t->slot, t->pa);
     /* Dirty if read: the only copy is now the frame. Unpinned before the

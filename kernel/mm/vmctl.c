@@ -21,6 +21,8 @@ static long each_resident_page(struct aspace *as, vaddr_t start, vaddr_t end, in
         if (!leaf)
             continue;
         enum leaf_state st = mmu_leaf_read(leaf, &li);
+        if (st == LEAF_PRESENT && maps_zero_frame(&li))
+            continue;           /* no page of its own to move */
         if (op == FL_VMCTL_PAGEOUT && (st == LEAF_PRESENT || st == LEAF_HIDDEN)) {
             rc = mm_evict_page(as, leaf, li.pa);
             done += rc == 0;

@@ -51,6 +51,7 @@ long sys_vmstat(uint64_t ubuf)
     st.high_water = get(VM_HIGH_WATER);
     st.frames_user = frames_user_count();
     aspace_totals(&st.resident_total, &st.swap_owned);
+    st.zero_maps = get(VM_ZERO_MAPS);
     st.core_waits = get(VM_CORE_WAITS);
     st.cm_passes = get(VM_CM_PASSES);
     st.cm_freed = get(VM_CM_FREED);

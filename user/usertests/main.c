@@ -46,7 +46,7 @@ static const struct test tests[] = {
     TEST(initrdwrite), TEST(devnull),     TEST(fstattypes),   TEST(readdirlist),
     TEST(duptest),     TEST(fdlimit),     TEST(forkfd),       TEST(procinfotest),
     TEST(sysinfotest), TEST(mmapbasic),   TEST(mmapfixed),    TEST(munmappartial),
-    TEST(mmaperrors),  TEST(mmapfork),
+    TEST(mmaperrors),  TEST(mmapfork),    TEST(zeropage),
 };
 
 extern char __text_start[], __data_start[], _end[];

@@ -54,6 +54,8 @@ void getpidtest(void), forkexit(void), forkmany(void), waitnochild(void),
 void sbrkgrow(void), sbrkshrink(void), sbrkhuge(void), mallocall(void),
     mallocmerge(void), mmapbasic(void), mmapfixed(void), munmappartial(void),
     mmaperrors(void), mmapfork(void);
+/* zeropage.c */
+void zeropage(void);
 /* badargs.c */
 void badreadwrite(void), badpath(void), badexec(void), badwait(void),
     badstructs(void), badfd(void), badsyscall(void);

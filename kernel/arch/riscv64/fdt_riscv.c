@@ -13,6 +13,7 @@ static const char *const sswi_compatible[] = { "riscv,aclint-sswi" };
 static const char *const cpu_intc_compatible[] = { "riscv,cpu-intc" };
 
 static const char isa_extension_sstc[] = "sstc";
+static const char isa_extension_zbb[] = "zbb";
 #define ISA_EXTENSION_SEPARATOR '_'
 
 /* Local interrupt numbers (RISC-V privileged spec): the PLIC context wired
@@ -74,6 +75,7 @@ int arch_fdt_cpu(struct fdt_scan *s, const struct fdt_node *n, bool first)
     if (first) {
         const char *isa = value_string(s->blob, n->prop[PROP_ISA]);
         s->out->arch.has_sstc = isa && isa_has_extension(isa, isa_extension_sstc);
+        s->out->arch.has_zbb = isa && isa_has_extension(isa, isa_extension_zbb);
     }
     return 0;
 }

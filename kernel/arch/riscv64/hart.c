@@ -17,6 +17,14 @@ extern char _secondary_start[];
 #define TEST_FINISHER_PASS  0x5555
 #define TEST_CODE_SHIFT     16
 
+const char *arch_board_unsupported(void)
+{
+    if (!board.arch.has_zbb)
+        return "the Zbb extension (clz, for the meters' histograms); "
+               "QEMU 7.2's virt harts have it";
+    return NULL;
+}
+
 void arch_hart_init(struct cpu *c)
 {
     arch_cpu_set_self(c);

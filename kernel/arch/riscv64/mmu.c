@@ -7,40 +7,14 @@
 #include "kstring.h"
 #include "printk.h"
 #include <arch/arch.h>
+#include <arch/pte.h>
 #include <faultline/errno.h>
-
-#define PTE_V   (1UL << 0)
-#define PTE_R   (1UL << 1)
-#define PTE_W   (1UL << 2)
-#define PTE_X   (1UL << 3)
-#define PTE_U   (1UL << 4)
-#define PTE_G   (1UL << 5)
-#define PTE_A   (1UL << 6)
-#define PTE_D   (1UL << 7)
-#define PTE_LEAF_BITS   (PTE_R | PTE_W | PTE_X)
-#define PTE_PPN_SHIFT   10
-#define PTE_PPN_BITS    44
-/* The two bits Sv39 reserves for software. In an entry that is not valid
- * the hardware looks at nothing, so they (with the PPN field) carry the
- * memory managers' states: see enum leaf_state. */
-#define PTE_SW_SWAPPED    (1UL << 8)    /* PPN field = swap slot */
-#define PTE_SW_HIDDEN     (1UL << 9)    /* the rest of the entry is intact, V cleared */
-#define PTE_SW_DISCARDED  (PTE_SW_SWAPPED | PTE_SW_HIDDEN)
-#define PTE_SW_MASK       (PTE_SW_SWAPPED | PTE_SW_HIDDEN)
-/* With V clear the hardware reads no other bit. A page in transit has
- * both RSW bits, as DISCARDED, which has nothing else set (a HIDDEN entry
- * keeps its R, W bits but never has both RSW bits); the R bit's place
- * marks the transit, the W bit's says it is outgoing, and the PPN field
- * holds the slot. */
-#define PTE_SW_TRANSIT    PTE_R
-#define PTE_SW_OUT        PTE_W
 
 #define SV39_LEVELS       3
 #define PT_ENTRIES        512
 #define VPN_BITS          9
 #define ROOT_KERNEL_FIRST 256         /* upper half: entries 256..511 */
 
-typedef uint64_t pte_t;
 
 pagetable_t kernel_pagetable;
 
@@ -209,12 +183,6 @@ void mmu_leaf_hide(void *leaf)
         ;
 }
 
-void mmu_leaf_reveal(void *leaf)
-{
-    pte_t e = __atomic_load_n((pte_t *)leaf, __ATOMIC_RELAXED);
-    __atomic_store_n((pte_t *)leaf, (e & ~PTE_SW_HIDDEN) | PTE_V | PTE_A, __ATOMIC_RELEASE);
-}
-
 unsigned mmu_leaf_take(void *leaf)
 {
     pte_t old = __atomic_exchange_n((pte_t *)leaf, 0, __ATOMIC_ACQ_REL);
@@ -279,6 +247,46 @@ void mmu_free_user_root(pagetable_t root)
         free_table(pte_pa(t[i]), SV39_LEVELS - 2);
     }
     frame_free(root);
+}
+
+static bool table_empty(const pte_t *t)
+{
+    for (int i = 0; i < PT_ENTRIES; i++)
+        if (t[i])
+            return false;
+    return true;
+}
+
+/* Below `table` (a table of `level` > 0 whose entry i maps base + i *
+ * level_size(level)): tables that cover part of [from, to) and are empty,
+ * deepest first, so that a parent emptied by its children goes too. */
+static int unhook(pte_t *table, int level, vaddr_t base, vaddr_t from, vaddr_t to,
+                  paddr_t *out, int n, int max)
+{
+    uint64_t span = level_size(level);
+    int first = from > base ? (int)((from - base) / span) : 0;
+    int end = level == SV39_LEVELS - 1 ? ROOT_KERNEL_FIRST : PT_ENTRIES;
+    for (int i = first; i < end && n < max; i++) {
+        vaddr_t va = base + (uint64_t)i * span;
+        if (va >= to)
+            break;
+        pte_t e = table[i];
+        if (!(e & PTE_V) || (e & PTE_LEAF_BITS))
+            continue;
+        pte_t *child = table_of(pte_pa(e));
+        if (level - 1 > 0)
+            n = unhook(child, level - 1, va, from, to, out, n, max);
+        if (n < max && table_empty(child)) {
+            __atomic_store_n(&table[i], 0, __ATOMIC_RELEASE);
+            out[n++] = pte_pa(e);
+        }
+    }
+    return n;
+}
+
+int mmu_unhook_empty_tables(pagetable_t root, vaddr_t from, vaddr_t to, paddr_t *out, int max)
+{
+    return unhook(table_of(root), SV39_LEVELS - 1, 0, from, to, out, 0, max);
 }
 
 static void for_each(paddr_t table, int level, vaddr_t base,

@@ -33,6 +33,7 @@ struct arch_board {
      * interrupts-extended; FDT_NO_SSWI_REG if none. */
     uint32_t sswi_reg[MAX_HARTS];
     bool     has_sstc;              /* "sstc" in riscv,isa of the first enabled hart */
+    bool     has_zbb;               /* "zbb": clz, used by arch_log2_floor */
 };
 
 struct arch_fdt_scan {
