@@ -10,7 +10,9 @@
  *   PD manager      what the pdmgr thread ran (pc=daemon)
  *   disk interrupts the block device's interrupt handler
  *   getwork         a hart's scheduler from a thread's switch-out to the
- *                   next switch-in, less its time idle in wfi, by why the
+ *                   next switch-in, less its idle turns (a turn of the loop
+ *                   that found nothing to run, wfi and the interrupts it
+ *                   took included), by why the
  *                   thread left: awaiting core, the disk, the core
  *                   manager or PD manager going to sleep, pre-emption
  *                   (or a yield), anything else

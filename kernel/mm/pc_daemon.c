@@ -380,14 +380,20 @@ static void daemon_water(enum water_event ev)
 static void daemon_start(uint32_t low, uint32_t high)
 {
     uint32_t managed = frames_managed();
-    freemin = params.freemin ? params.freemin : low;
-    freemax = params.freemax ? params.freemax : high;
+    uint32_t most = managed / 4;
+    if (most < PC_FREE_MIN_FRAMES + 1)
+        most = PC_FREE_MIN_FRAMES + 1;     /* a tiny mem=: the smallest list there is */
+    /* Defaults shrink to what memory allows; values given are refused. */
+    freemax = params.freemax ? params.freemax : high < most ? high : most;
+    freemin = params.freemin ? params.freemin : low < freemax ? low : freemax - 1;
+    if (freemin < PC_FREE_MIN_FRAMES)
+        freemin = PC_FREE_MIN_FRAMES;
     if (freemax <= freemin)
         freemax = freemin + 1;
-    if (freemax > managed / 4)
+    if (freemax > most)
         boot_refused("freemax=%u is more than a quarter of the %u frames memory has; valid: "
                      "freemin from %u and freemax above it, up to %u", freemax, managed,
-                     PC_FREE_MIN_FRAMES, managed / 4);
+                     PC_FREE_MIN_FRAMES, most);
     frames_set_water(freemin, freemax, pc->water);
     frames_set_zeroed_low(freemin);
     kprintf("faultline: pc: daemon, free list %u to %u frames\n", freemin, freemax);

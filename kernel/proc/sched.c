@@ -146,11 +146,8 @@ static void idle(struct cpu *c)
     /* Re-check after announcing ourselves idle: a waker that missed the
      * flag made its thread RUNNABLE before we looked. wfi wakes on a
      * pending interrupt even with interrupts masked. */
-    if (!work_for(c)) {
-        uint64_t t0 = meter_now();
+    if (!work_for(c))
         arch_wait_for_interrupt();
-        pcmeter_idle(c, meter_now() - t0);
-    }
     __atomic_store_n(&c->idle, false, __ATOMIC_SEQ_CST);
 }
 
@@ -158,15 +155,27 @@ _Noreturn void scheduler(void)
 {
     struct cpu *c = this_cpu();
     c->current = NULL;
+    uint64_t turn_at = meter_now();
     for (;;) {
         /* Take pending interrupts (devices, IPIs) between picks. */
         arch_intr_on();
         arch_intr_off();
         struct thread *t = pick_next(c);
-        if (t)
+        if (t) {
             run(c, t);
-        else
+            turn_at = meter_now();
+        } else {
             idle(c);
+            /* The whole turn that found nothing is idle time, the
+             * interrupts it took included: under -icount the clock jumps
+             * from tick to tick while the disk works in host time, and
+             * every tick is such a turn (pcmeter.h, getwork). Stamps
+             * follow on from each other, so nothing between two turns is
+             * left out. */
+            uint64_t now = meter_now();
+            pcmeter_idle(c, now - turn_at);
+            turn_at = now;
+        }
     }
 }
 
