@@ -79,7 +79,7 @@ KERNEL  := $(BUILD)/kernel.elf
 INITRD  := $(BUILD)/initrd.cpio
 
 .PHONY: all kernel user initrd qemu qemu-gdb gdb test test-debug test-host clean toolchain \
-        check-toolchain bench mmbench fuzz docs-results help check-knobs
+        check-toolchain bench mmbench pctable fuzz docs-results help check-knobs
 all: check-toolchain $(KERNEL) $(INITRD) ## build kernel, user programs and initrd (the default)
 
 kernel: $(KERNEL) ## build only the kernel, kernel.elf in the build directory
@@ -204,6 +204,13 @@ MMBENCH_RUNS ?= 3
 mmbench: all ## memory managers compared under -icount -> build/mmbench/ (DOCS=1: docs/results)
 	$(PYTHON) tools/mmbench.py --arch $(ARCH_QEMU) --kernel $(KERNEL) --initrd $(INITRD) --repeat $(MMBENCH_RUNS) \
 	  --out-dir $(MMBENCH_OUT) --log-dir $(BUILD)/mmbench $(if $(DOCS),--docs-md docs/measurement.md)
+
+# CPU per page fault by who spends it, pc=inline against pc=daemon, under
+# -icount on one hart (docs/measurement.md, "Page control per fault"):
+# prints the tables, writes pctable.json and pctable.md to $(BUILD)/pctable.
+pctable: all ## CPU per page fault by who spends it, pc=inline vs pc=daemon -> build/pctable/
+	$(PYTHON) tools/pctable.py --arch $(ARCH_QEMU) --kernel $(KERNEL) --initrd $(INITRD) --match \
+	  --workdir $(BUILD)/pctable --json $(BUILD)/pctable/pctable.json --md $(BUILD)/pctable/pctable.md
 
 # The random-system-call campaign (docs/fuzz.md): `fuzz` in every machine
 # configuration (both memory managers, 1 and 2 harts, with and without

@@ -66,10 +66,8 @@ static void setup_cpus(uint64_t boot_hartid)
     }
 }
 
-/* A boot that cannot go on because of how it was started (a parameter, or
- * a machine too small for what it was given): one line that says why,
- * then QEMU exits with EXIT_CODE_BADPARAM, never a panic. */
-static _Noreturn __attribute__((format(printf, 1, 2))) void boot_refused(const char *fmt, ...)
+/* Never a panic (param.h). */
+_Noreturn void boot_refused(const char *fmt, ...)
 {
     char why[BOOT_ERROR_MAX];
     va_list ap;
@@ -292,8 +290,10 @@ static void finish_boot(void *unused)
     start_secondary_harts();
     if (params.selftest == SELFTEST_BLK)
         blk_selftest();
-    mm_start();
     proc_start_init(params.init);
+    /* After init, which keeps pid 1: page control's system processes
+     * (pc=daemon) come next. */
+    mm_start();
 }
 
 _Noreturn void kmain(uint64_t hartid, uint64_t dtb_pa)

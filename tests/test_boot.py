@@ -216,10 +216,7 @@ def test_unknown_key_stops_boot(machine, append):
 
 @pytest.mark.parametrize("append, choices", [
     ("mm=bogus", "swap, paging"),
-    ("pc=bogus", "inline"),
-    # The page daemon is a later stage: until it exists, asking for it is
-    # refused rather than quietly running inline page control.
-    ("pc=daemon", "inline"),
+    ("pc=bogus", "inline, daemon"),
     ("refbits=bogus", "hw, sw"),
 ])
 def test_bad_value_stops_boot(machine, append, choices):
@@ -230,14 +227,6 @@ def test_bad_value_stops_boot(machine, append, choices):
     assert append.split("=")[1] in found.group(1)
     assert choices in found.group(1), f"valid choices not named: {found.group(1)!r}"
     assert "init: starting sh" not in log
-
-
-def test_pc_daemon_is_refused_as_not_built_yet(machine):
-    code, log = stopped_boot(machine, "pc=daemon")
-    assert code == EXIT_BAD_PARAM, f"QEMU exit code {code}, expected {EXIT_BAD_PARAM}"
-    found = re.search(r"^faultline: bad boot parameter: (.*)$", log, re.MULTILINE)
-    assert found, f"no bad-parameter message:\n{log[-2000:]}"
-    assert "not built yet" in found.group(1) and "valid: inline" in found.group(1)
 
 
 # Values that only mm=paging gives a meaning are refused with mm=swap,

@@ -35,10 +35,16 @@ def kill_lines(text):
     return [k.groupdict() for k in KILL_LINE.finditer(text)]
 
 
+# pc=daemon's core and paging-device managers: system processes that
+# live as long as the kernel.
+SYSTEM_PROCESSES = {"coremgr", "pdmgr"}
+
+
 def assert_alive(m):
     assert m.run_shell("echo still alive") == "still alive\n"
     ps = m.run_shell("ps")
     names = [row.split()[-1] for row in ps.splitlines()[1:] if row.strip()]
+    names = [n for n in names if n not in SYSTEM_PROCESSES]
     assert sorted(names) == ["init", "ps", "sh"], f"unexpected processes left:\n{ps}"
 
 
@@ -119,12 +125,13 @@ def test_many_faults_leave_kernel_healthy(shell):
 
 # Every memory manager runs the whole suite: nothing in it may depend on
 # which one decides what stays in memory.
-MANAGERS = ["mm=paging", "mm=paging refbits=sw", "mm=swap"]
+MANAGERS = ["mm=paging", "mm=paging refbits=sw", "mm=paging pc=daemon", "mm=swap"]
 
 
 @pytest.mark.timeout(USERTESTS_TIMEOUT + 120)
 @pytest.mark.parametrize("cpus", [1, 2])
-@pytest.mark.parametrize("append", MANAGERS, ids=["paging", "paging-swrefbits", "swap"])
+@pytest.mark.parametrize("append", MANAGERS, ids=["paging", "paging-swrefbits", "paging-daemon",
+                                                  "swap"])
 def test_usertests(machine, cpus, append):
     m = boot_to_shell(machine, cpus=cpus, append=append)
     manager = append.split()[0].split("=")[1]

@@ -18,7 +18,7 @@ from faultline.fuzz import CONFIGS, run_config
 
 SEED = 20261125
 SHORT_CALLS = 3000
-SHORT_CONFIGS = ["paging-2h", "swap-2h-16M"]
+SHORT_CONFIGS = ["paging-2h", "swap-2h-16M", "daemon-2h-8M"]
 DRY_CALLS = 20000
 DRY = re.compile(r'^FL-JSON (\{"fuzz":"dry-run".*\})\s*$', re.MULTILINE)
 USAGE = re.compile(r"usage: fuzz \[-s SEED\] \[-n CALLS\] \[-c CHILDREN\]")

@@ -36,10 +36,15 @@ WORKLOADS = {
     "swap": (8, 4096, 2),
 }
 MANAGERS = [
-    pytest.param("paging", "", id="paging"),
-    pytest.param("paging", "refbits=sw", id="paging-refbits-sw"),
-    pytest.param("swap", "", id="swap"),
+    pytest.param("paging", "", CPUS, id="paging"),
+    pytest.param("paging", "refbits=sw", CPUS, id="paging-refbits-sw"),
+    pytest.param("paging", "pc=daemon", CPUS, id="paging-daemon"),
+    pytest.param("paging", "pc=daemon", 1, id="paging-daemon-1hart"),
+    pytest.param("swap", "", CPUS, id="swap"),
 ]
+# Page control under mm=paging: the fault handler itself, or the page
+# daemon (kernel/mm/pc_daemon.c), which must behave the same at the edges.
+PAGE_CONTROLS = [pytest.param("", id="inline"), pytest.param("pc=daemon", id="daemon")]
 KILL_LINE = re.compile(r"^(?:\$ )?faultline: killed pid=(\d+) name=(\S+) cause=(.*?) sepc=0x[0-9a-f]+ "
                        r"stval=0x[0-9a-f]+$", re.MULTILINE)
 SBRK_REFUSED = re.compile(r"^(?:\$ )?hog: child \d+: sbrk\(\d+ bytes\): out of memory$", re.MULTILINE)
@@ -64,10 +69,10 @@ IO_ERROR_WHERE = {
 TEST_TIMEOUT = 2 * HOG_TIMEOUT + 120
 
 
-def boot(machine, mm, extra="", **kwargs):
+def boot(machine, mm, extra="", cpus=CPUS, **kwargs):
     append = " ".join(x for x in (f"mm={mm}", extra, MEM) if x)
     kwargs.setdefault("disk_size", DISK)
-    m = boot_to_shell(machine, cpus=CPUS, append=append, **kwargs)
+    m = boot_to_shell(machine, cpus=cpus, append=append, **kwargs)
     wait_for_log(m, SWAP_LINE.pattern)
     return m
 
@@ -135,18 +140,19 @@ def assert_4x_run(m, mm, flags, forkexec):
 # ----- four times memory ---------------------------------------------------------
 
 @pytest.mark.timeout(TEST_TIMEOUT)
-@pytest.mark.parametrize("mm, extra", MANAGERS)
-def test_mm_hog_four_times_memory(machine, mm, extra):
-    m = boot(machine, mm, extra)
+@pytest.mark.parametrize("mm, extra, cpus", MANAGERS)
+def test_mm_hog_four_times_memory(machine, mm, extra, cpus):
+    m = boot(machine, mm, extra, cpus)
     if extra == "refbits=sw":
         assert "faultline: params: mm=paging pc=inline refbits=sw" in m.log
     assert_4x_run(m, mm, "", False)
 
 
 @pytest.mark.timeout(TEST_TIMEOUT)
-@pytest.mark.parametrize("mm", ["paging", "swap"])
-def test_mm_fork_exec_under_pressure(machine, mm):
-    m = boot(machine, mm)
+@pytest.mark.parametrize("mm, extra", [("paging", ""), ("paging", "pc=daemon"), ("swap", "")],
+                         ids=["paging", "paging-daemon", "swap"])
+def test_mm_fork_exec_under_pressure(machine, mm, extra):
+    m = boot(machine, mm, extra)
     out_start = len(m.log)
     assert_4x_run(m, mm, "-f", True)
     procs = WORKLOADS[mm][0]
@@ -188,11 +194,12 @@ def test_mm_swap_full_kills_under_swap(machine):
 
 
 @pytest.mark.timeout(TEST_TIMEOUT)
-def test_mm_swap_full_refused_under_paging(machine):
+@pytest.mark.parametrize("pcextra", PAGE_CONTROLS)
+def test_mm_swap_full_refused_under_paging(machine, pcextra):
     """mm=paging promises sbrk memory only against free frames plus free
     swap slots, so with 2 MiB of swap a hog past memory+swap is refused at
     sbrk (a clear message, no kill) while the rest of it runs and pages."""
-    m = boot(machine, "paging", disk_size="2M")
+    m = boot(machine, "paging", pcextra, disk_size="2M")
     status, rec, out = run_hog(m, "-p 16 -m 440 -r 1")
     refused = SBRK_REFUSED.findall(out)
     assert refused, out[-3000:]
@@ -214,8 +221,9 @@ def test_mm_swap_full_refused_under_paging(machine):
     (None, "none (no disk): running without swap"),
     ("64K", "the disk is too small (64 KiB, need at least 256 KiB): running without swap"),
 ], ids=["no-disk", "disk-too-small"])
-def test_mm_paging_without_swap(machine, disk_size, line):
-    m = boot(machine, "paging", disk_size=disk_size)
+@pytest.mark.parametrize("pcextra", PAGE_CONTROLS)
+def test_mm_paging_without_swap(machine, disk_size, line, pcextra):
+    m = boot(machine, "paging", pcextra, disk_size=disk_size)
     assert SWAP_LINE.findall(m.log) == [line]
     st = vmstat(m)
     assert st["swap_total"] == 0, st
@@ -236,12 +244,13 @@ def test_mm_paging_without_swap(machine, disk_size, line):
 
 @pytest.mark.timeout(TEST_TIMEOUT)
 @pytest.mark.parametrize("event", ["write_aio", "read_aio"], ids=["write-errors", "read-errors"])
-def test_mm_paging_io_errors(machine, event):
+@pytest.mark.parametrize("pcextra", PAGE_CONTROLS)
+def test_mm_paging_io_errors(machine, event, pcextra):
     """Every write (or every read) of the disk fails: the process whose
     fault needs the device is killed with SIGBUS (trap.c: "I/O error on
     the paging device"); the kernel carries on and leaks nothing."""
     rules = [{"event": event, "errno": EIO, **IO_ERROR_WHERE[event]}]
-    m = boot(machine, "paging", blkdebug=rules)
+    m = boot(machine, "paging", pcextra, blkdebug=rules)
     procs, kib, rounds = WORKLOADS["paging"]
     status, rec, out = run_hog(m, f"-p {procs} -m {kib} -r {rounds}")
     killed = kills(out)

@@ -54,6 +54,8 @@ CONFIGS = [
     pytest.param(1, "", id="1hart"),
     pytest.param(2, "", id="2harts"),
     pytest.param(2, "mm=swap mem=8M", id="2harts-swap-8M"),
+    pytest.param(1, "pc=daemon mem=8M", id="1hart-daemon-8M"),
+    pytest.param(2, "pc=daemon mem=8M", id="2harts-daemon-8M"),
 ]
 
 
@@ -141,7 +143,8 @@ PAGING_RUNS = 3
 
 
 @pytest.mark.timeout(PAGING_RUNS * 120 + 180)
-def test_paging_pressure_no_kill(machine):
+@pytest.mark.parametrize("pcextra", ["", "pc=daemon"], ids=["inline", "daemon"])
+def test_paging_pressure_no_kill(machine, pcextra):
     """mm=paging, 8 MiB, two harts: children that together want twice
     memory page for seconds (one pages all of its memory out with vmctl
     again and again) while the test process mostly sleeps, so its pages go
@@ -149,7 +152,7 @@ def test_paging_pressure_no_kill(machine):
     may be killed for want of memory: a fault used to give up after a
     fixed number of tries (microseconds on two harts) and kill with the
     swap space nearly empty (found by fuzz; kernel/mm/mm_paging.c)."""
-    m = boot_to_shell(machine, cpus=2, append="mm=paging mem=8M", disk_size="64M")
+    m = boot_to_shell(machine, cpus=2, append=f"mm=paging {pcextra} mem=8M", disk_size="64M")
     wait_for_log(m, r"^faultline: swap: \d+ page slots")
     for _ in range(PAGING_RUNS):
         out = run_racetests(m, "pagingstarve")

@@ -18,8 +18,8 @@
 #define SAMPLE_MS     1000
 #define USAGE_EXIT    2
 #define HEADER_EVERY  20            /* rows between repeated table headers */
-#define JSON_LINE_MAX 1024          /* about 25 bytes per field, 20 fields */
-#define ROW_MAX       256           /* 14 columns of 8 */
+#define JSON_LINE_MAX 2560          /* about 30 bytes per field, 54 fields */
+#define ROW_MAX       256           /* 19 columns of 8 */
 #define COLUMN_WIDTH  8
 
 struct counter {
@@ -59,6 +59,35 @@ static const struct counter counters[] = {
     COUNTER(swap_owned,    NULL,      true),
     COUNTER(zero_maps,     NULL,      false),
     COUNTER(ulf_frames,    NULL,      true),
+    COUNTER(core_waits,    "cwait",   false),
+    COUNTER(cm_passes,     "cmpass",  false),
+    COUNTER(cm_freed,      "cmfree",  false),
+    COUNTER(cm_handoffs,   NULL,      false),
+    COUNTER(pd_batches,    NULL,      false),
+    COUNTER(pd_writes,     "pdwrite", false),
+    COUNTER(prezeroed,     "prezero", false),
+    COUNTER(zeroed_fills,  NULL,      false),
+    COUNTER(frames_zeroed, NULL,      true),
+    COUNTER(pcm_fault_cycles,   NULL, false),
+    COUNTER(pcm_faults,         NULL, false),
+    COUNTER(pcm_coremgr_cycles, NULL, false),
+    COUNTER(pcm_coremgr_runs,   NULL, false),
+    COUNTER(pcm_pdmgr_cycles,   NULL, false),
+    COUNTER(pcm_pdmgr_runs,     NULL, false),
+    COUNTER(pcm_diskirq_cycles, NULL, false),
+    COUNTER(pcm_diskirqs,       NULL, false),
+    COUNTER(sw_other,           NULL, false),
+    COUNTER(sw_other_cycles,    NULL, false),
+    COUNTER(sw_core_wait,       NULL, false),
+    COUNTER(sw_core_wait_cycles, NULL, false),
+    COUNTER(sw_disk,            NULL, false),
+    COUNTER(sw_disk_cycles,     NULL, false),
+    COUNTER(sw_coremgr,         NULL, false),
+    COUNTER(sw_coremgr_cycles,  NULL, false),
+    COUNTER(sw_pdmgr,           NULL, false),
+    COUNTER(sw_pdmgr_cycles,    NULL, false),
+    COUNTER(sw_preempt,         NULL, false),
+    COUNTER(sw_preempt_cycles,  NULL, false),
 };
 
 static uint64_t value_of(const struct fl_vmstat *st, const struct counter *c)

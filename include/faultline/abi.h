@@ -318,6 +318,31 @@ struct fl_vmstat {
      * until they are neither in the handler's pool nor loaded anywhere:
      * 0 once every handler and its clients are gone. */
     uint64_t ulf_frames;
+    /* pc=daemon's page control (all 0 under pc=inline): */
+    uint64_t core_waits;       /* faults that found no free frame and awaited core */
+    uint64_t cm_passes;        /* times the core manager refilled the free list */
+    uint64_t cm_freed;         /* frames it freed: clean pages dropped + writes ended */
+    uint64_t cm_handoffs;      /* dirty pages it handed to the paging-device manager */
+    uint64_t pd_batches;       /* batches of writes the PD manager started together */
+    uint64_t pd_writes;        /* of those writes, the ones that ended well */
+    uint64_t prezeroed;        /* free frames the core manager zeroed in idle time */
+    uint64_t zeroed_fills;     /* demand-zero fills that took such a frame */
+    uint64_t frames_zeroed;    /* gauge: free frames known to be zeroed now */
+    /* Page control's CPU by who spends it, in cycles (kernel/include/pcmeter.h;
+     * 0 with meters=off): user page faults entry to exit less time away;
+     * the core and PD managers' threads; the disk's interrupt handler; and
+     * the scheduler between a thread's switch-out and the next switch-in
+     * (less idle), by why the thread left, with how many such switches. */
+    uint64_t pcm_fault_cycles, pcm_faults;
+    uint64_t pcm_coremgr_cycles, pcm_coremgr_runs;
+    uint64_t pcm_pdmgr_cycles, pcm_pdmgr_runs;
+    uint64_t pcm_diskirq_cycles, pcm_diskirqs;
+    uint64_t sw_other, sw_other_cycles;
+    uint64_t sw_core_wait, sw_core_wait_cycles;
+    uint64_t sw_disk, sw_disk_cycles;
+    uint64_t sw_coremgr, sw_coremgr_cycles;
+    uint64_t sw_pdmgr, sw_pdmgr_cycles;
+    uint64_t sw_preempt, sw_preempt_cycles;
 };
 
 /*

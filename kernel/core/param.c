@@ -110,11 +110,11 @@ static int  get_refbits(const struct boot_params *p)  { return (int)p->refbits; 
 static const struct param_choice mm_choices[] = {
     { "swap", MM_SWAP, NULL }, { "paging", MM_PAGING, NULL },
 };
-/* pc=daemon (the multi-process page daemon) joins this list when it is
- * built, marked paging-only (mm=swap has no page control to choose);
- * until then asking for it stops the boot, saying so (apply_pc). */
+/* pc=daemon is paging-only: mm=swap has no page control to choose. */
 static const struct param_choice pc_choices[] = {
     { "inline", PC_INLINE, NULL },
+    { "daemon", PC_DAEMON, "mm=swap moves whole processes and has no page control "
+                           "to hand to a page daemon" },
 };
 /* The default of a key needing mm=paging is harmless elsewhere: nothing
  * reads it. Only a value that asks for something is refused. */
@@ -160,17 +160,6 @@ static int apply_choice(const struct param_spec *spec, struct boot_params *p,
         }
     }
     return -1;
-}
-
-/* pc= is a choice key that knows the value it will have next. */
-static int apply_pc(const struct param_spec *spec, struct boot_params *p,
-                    const char *value, size_t len, bool has_value, const char **why)
-{
-    if (has_value && token_is(value, len, "daemon")) {
-        *why = "the page daemon is not built yet";
-        return -1;
-    }
-    return apply_choice(spec, p, value, len, has_value, why);
 }
 
 static void valid_choice(const struct param_spec *spec, struct text *t)
@@ -259,6 +248,65 @@ static void show_mem(const struct param_spec *spec, const struct boot_params *p,
     }
 }
 
+/* --- freemin=N, freemax=N: pc=daemon's free-list water marks, in frames --- */
+
+static int apply_frames(uint32_t *field, const char *value, size_t len, bool has_value,
+                        const char **why)
+{
+    uint64_t v;
+    if (!has_value || !all_digits(value, len) || params_parse_size(value, len, &v) != 0)
+        return -1;
+    if (v < PC_FREE_MIN_FRAMES || v > PC_FREE_MAX_FRAMES) {
+        *why = "out of range";
+        return -1;
+    }
+    *field = (uint32_t)v;
+    return 0;
+}
+
+static int apply_freemin(const struct param_spec *spec, struct boot_params *p,
+                         const char *value, size_t len, bool has_value, const char **why)
+{
+    (void)spec;
+    return apply_frames(&p->freemin, value, len, has_value, why);
+}
+
+static int apply_freemax(const struct param_spec *spec, struct boot_params *p,
+                         const char *value, size_t len, bool has_value, const char **why)
+{
+    (void)spec;
+    return apply_frames(&p->freemax, value, len, has_value, why);
+}
+
+static void valid_frames(struct text *t)
+{
+    text_put(t, "a number of frames from ");
+    text_put_u64(t, PC_FREE_MIN_FRAMES);
+    text_put(t, " to ");
+    text_put_u64(t, PC_FREE_MAX_FRAMES);
+    text_put(t, ", freemin below freemax, with pc=daemon (the boot also keeps freemax "
+                "to at most a quarter of memory)");
+}
+static void valid_freemin(const struct param_spec *spec, struct text *t) { (void)spec; valid_frames(t); }
+static void valid_freemax(const struct param_spec *spec, struct text *t) { (void)spec; valid_frames(t); }
+
+static void show_frames(const char *key, uint32_t v, struct text *t)
+{
+    if (!v)
+        return;
+    text_put(t, key);
+    text_put(t, "=");
+    text_put_u64(t, v);
+}
+static void show_freemin(const struct param_spec *spec, const struct boot_params *p, struct text *t)
+{
+    show_frames(spec->key, p->freemin, t);
+}
+static void show_freemax(const struct param_spec *spec, const struct boot_params *p, struct text *t)
+{
+    show_frames(spec->key, p->freemax, t);
+}
+
 /* --- init=PATH --- */
 
 static int apply_init(const struct param_spec *spec, struct boot_params *p,
@@ -323,8 +371,7 @@ static void show_quiet(const struct param_spec *spec, const struct boot_params *
 
 static const struct param_spec param_table[] = {
     CHOICE_KEY("mm", mm_choices, set_mm, get_mm),
-    { "pc", apply_pc, valid_choice, show_choice, pc_choices, ARRAY_SIZE(pc_choices),
-      set_pc, get_pc },
+    CHOICE_KEY("pc", pc_choices, set_pc, get_pc),
     CHOICE_KEY("refbits", refbits_choices, set_refbits, get_refbits),
     CUSTOM_KEY("mem", mem),
     CUSTOM_KEY("init", init),
@@ -335,6 +382,8 @@ static const struct param_spec param_table[] = {
       ARRAY_SIZE(lightsys_choices), set_lightsys, get_lightsys },
     { "selftest", apply_choice, valid_choice, show_choice_if_set, selftest_choices,
       ARRAY_SIZE(selftest_choices), set_selftest, get_selftest },
+    CUSTOM_KEY("freemin", freemin),
+    CUSTOM_KEY("freemax", freemax),
 };
 
 /* ------------------------------------------------------------------ */
@@ -435,10 +484,30 @@ static const struct param_choice *current_choice(const struct param_spec *spec,
 /* Keys checked against each other once all are read, so that the order
  * on the command line does not matter: a value that only mm=paging gives
  * a meaning is refused with any other manager rather than ignored. */
+static int check_free_marks(const struct boot_params *p, struct text *err)
+{
+    if ((p->freemin || p->freemax) && p->pc != PC_DAEMON) {
+        text_put(err, p->freemin ? "freemin=" : "freemax=");
+        text_put(err, " needs pc=daemon: only the page daemon keeps a free list; valid: ");
+        valid_frames(err);
+        return -1;
+    }
+    if (p->freemin && p->freemax && p->freemin >= p->freemax) {
+        text_put(err, "freemin=");
+        text_put_u64(err, p->freemin);
+        text_put(err, " is not below freemax=");
+        text_put_u64(err, p->freemax);
+        text_put(err, "; valid: ");
+        valid_frames(err);
+        return -1;
+    }
+    return 0;
+}
+
 static int check_across_keys(const struct boot_params *p, struct text *err)
 {
     if (p->mm == MM_PAGING)
-        return 0;
+        return check_free_marks(p, err);
     for (size_t i = 0; i < ARRAY_SIZE(param_table); i++) {
         const struct param_spec *spec = &param_table[i];
         const struct param_choice *c = current_choice(spec, p);
@@ -463,7 +532,7 @@ static int check_across_keys(const struct boot_params *p, struct text *err)
         }
         return -1;
     }
-    return 0;
+    return check_free_marks(p, err);
 }
 
 int params_parse(const char *cmdline, struct boot_params *out, char *err, size_t errlen)

@@ -21,6 +21,8 @@
 #include "cpu.h"
 #include "frame.h"
 #include "irq.h"
+#include "meter.h"
+#include "pcmeter.h"
 #include "proc.h"
 #include "spinlock.h"
 #include "printk.h"
@@ -476,8 +478,10 @@ int blk_wait(struct blk_req *r)
 {
     spin_lock(&blk_lock);
     r->waiter = current_thread();
-    while (!r->done)
+    while (!r->done) {
+        pcmeter_switch_reason(PCM_SW_DISK);
         sleep_on(r, &blk_lock);
+    }
     r->waiter = NULL;
     spin_unlock(&blk_lock);
     return r->status;
@@ -548,9 +552,19 @@ static void device_fail(void)
 
 /* The disk's line fired (registered by route_interrupt). It stays
  * registered after a failure: a stray interrupt is still acknowledged. */
+static void blk_interrupt_body(void);
+
+/* Metered for page control's per-fault table (pcmeter.h). */
 static void blk_interrupt(void *arg)
 {
     (void)arg;
+    uint64_t t0 = meter_now();
+    blk_interrupt_body();
+    pcmeter_add(PCM_DISKIRQ, meter_now() - t0);
+}
+
+static void blk_interrupt_body(void)
+{
     if (!disk.regs)
         return;
     const char *failure = NULL;

@@ -38,6 +38,13 @@
                                         USER_FRAME_RESERVE) */
 #define PC_HIGH_WATER_DIV   16       /* ... and its high mark, 1/16: a shortage is
                                         over when twice as many are free again */
+#define PC_FREE_MIN_FRAMES  (USER_FRAME_RESERVE + 1)  /* freemin=/freemax= at least:
+                                        above the frames user pages never get */
+#define PC_FREE_MAX_FRAMES  65536    /* ... and at most (the boot also holds freemax
+                                        to a quarter of managed memory) */
+#define TRANSIT_HANDOFFS    16       /* pc=daemon: dirty pages the core manager hands
+                                        the paging-device manager at once, whose
+                                        writes all start before any is waited for */
 #define STARVED_FRAME_RESERVE (USER_FRAME_RESERVE / 2)  /* frames a fault that waited
                                         that long for busy owners leaves free when it
                                         takes one from the reserve */

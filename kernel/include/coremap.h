@@ -26,11 +26,13 @@ enum frame_state {
     FRAME_USER,           /* mapped in a user address space */
 };
 
-/* frame flags. (No "known zeroed" flag: nothing zeroes free frames
- * ahead of need, so no free frame could honestly carry it; a page daemon
- * that zeroes in idle time would bring it back with its reader.) */
+/* frame flags */
 #define FRAME_F_DIRTY       0x02  /* differs from its backing-store copy */
 #define FRAME_F_REFERENCED  0x04  /* software reference bit */
+#define FRAME_F_ZEROED      0x08  /* free and known to hold zeros (on the zeroed
+                                     list: pc=daemon's core manager zeroed it
+                                     in idle time); kept by the allocation that
+                                     takes it, for its taker to read */
 
 struct frame {
     uint8_t  state;       /* enum frame_state */
@@ -48,7 +50,9 @@ struct coremap {
     pfn_t    base_pfn;    /* pfn of frames[0] */
     uint32_t nframes;     /* records in frames[] */
     uint32_t free_head;   /* LIFO free list: a just-freed frame is cache-warm */
-    uint32_t nfree;
+    uint32_t zero_head;   /* LIFO list of free frames known to be zeroed */
+    uint32_t nfree;       /* free frames on both lists */
+    uint32_t nzero;       /* of which on the zeroed list */
     uint32_t nmanaged;    /* frames ever released to the allocator */
     /* Water marks (coremap_water): 0 and 0 = none set. */
     uint32_t low_water, high_water;
@@ -60,6 +64,8 @@ enum water_event {
     WATER_NONE,
     WATER_LOW,    /* free frames fell to the low mark: time to free some ahead */
     WATER_HIGH,   /* they climbed back to the high mark: enough */
+    WATER_ZEROED_LOW, /* a demand-zero fault took the zeroed frames down to
+                         their mark (frames_set_zeroed_low): zero more */
 };
 
 /* All frames start FRAME_RESERVED. */
@@ -93,8 +99,18 @@ static inline enum water_event coremap_water(struct coremap *cm)
 uint32_t coremap_release(struct coremap *cm, pfn_t pfn_lo, pfn_t pfn_hi);
 
 /* Takes one free frame and gives it state `state` (not FREE/RESERVED).
- * Returns its pfn, or 0 if none is free (pfn 0 is never managed RAM). */
+ * Returns its pfn, or 0 if none is free (pfn 0 is never managed RAM).
+ * Frames of unknown contents go first, zeroed ones only when no other is
+ * left: a zeroed frame is worth more to a demand-zero fault. */
 pfn_t coremap_alloc(struct coremap *cm, enum frame_state state);
+/* The same, zeroed frames first; one that was zeroed keeps
+ * FRAME_F_ZEROED in its flags. */
+pfn_t coremap_alloc_zeroed(struct coremap *cm, enum frame_state state);
+/* Takes a free frame of unknown contents off its list (it stays FREE,
+ * counted in nfree) so that the caller can zero it with no lock held; 0
+ * if there is none. coremap_put_zeroed puts it on the zeroed list. */
+pfn_t coremap_take_unzeroed(struct coremap *cm);
+void  coremap_put_zeroed(struct coremap *cm, pfn_t pfn);
 
 /* Returns a frame to the free list. Returns 0, or -1 if pfn is not in the
  * map, not allocated (double free), or pinned: the caller panics. */
@@ -109,8 +125,10 @@ static inline struct frame *coremap_frame(struct coremap *cm, pfn_t pfn)
     return &cm->frames[pfn - cm->base_pfn];
 }
 
-/* Counts frames in each state; returns 0 if the free list and the states
- * agree (every FREE frame on the list exactly once, nothing else on it). */
+/* Counts frames in each state; returns 0 if the free lists and the states
+ * agree (every FREE frame on one list exactly once, nothing else on them,
+ * exactly the zeroed list's frames marked FRAME_F_ZEROED). A frame taken
+ * by coremap_take_unzeroed and not put back fails the check. */
 int coremap_check(const struct coremap *cm, uint32_t counts[5]);
 
 #endif

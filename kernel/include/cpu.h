@@ -33,6 +33,10 @@ struct cpu {
      * tries it before it scans the thread table. Only this hart's. */
     struct thread *handoff;
     struct arch_cpu arch;     /* the port's own per-hart state (<arch/arch.h>) */
+    /* Page-control meters of the scheduler (pcmeter.h): when the last
+     * thread left, why, and the cycles idle since. */
+    uint64_t pcm_out_at, pcm_idle;
+    uint8_t  pcm_why;
 #ifdef FL_DEBUG
     /* Spinlocks this hart holds, in the order taken (kernel/lock/lockrank.c).
      * Last, so that the fields before keep their offsets in both builds. */

@@ -33,8 +33,18 @@ void frames_set_water(uint32_t low, uint32_t high, void (*hook)(enum water_event
 /* Frames the allocator was given at boot. */
 uint32_t frames_managed(void);
 /* The same, leaving `keep` frames free: a fault that found every page's
- * owner busy may go below USER_FRAME_RESERVE (mm.c). */
-paddr_t frame_alloc_user_keeping(void *owner, uint64_t vpn, uint64_t keep);
+ * owner busy may go below USER_FRAME_RESERVE (mm.c). zeroed non-NULL:
+ * a frame from the zeroed list first, and *zeroed says whether it was
+ * one (a demand-zero fill then need not zero it); NULL: zeroed frames
+ * last. */
+paddr_t frame_alloc_user_keeping(void *owner, uint64_t vpn, uint64_t keep, bool *zeroed);
+/* pc=daemon's idle work: zeroes one free frame of unknown contents and
+ * puts it on the zeroed list. false if there is none. */
+bool    frames_zero_one(void);
+uint64_t frames_zeroed_count(void);    /* free frames known to be zeroed */
+/* The water hook hears WATER_ZEROED_LOW when a user allocation takes the
+ * zeroed frames below n (0: never). */
+void    frames_set_zeroed_low(uint32_t n);
 /* The physical address of core-map record index. */
 paddr_t frame_pa_of(uint32_t index);
 /* FRAME_F_DIRTY: the frame differs from every copy elsewhere (its page was

@@ -45,6 +45,7 @@
     X(BLK,      50,  SPIN,  "blk")              \
     X(TLBWAIT,  50,  SPIN,  "tlbwait")          \
     X(TRANSIT,  50,  SPIN,  "transit")          \
+    X(PAGECTL,  50,  SPIN,  "pagectl")          \
     X(THREAD,   60,  SPIN,  "thread")           \
     X(FDTABLE,  70,  SPIN,  "fdtable")          \
     X(FTABLE,   80,  SPIN,  "ftable")           \

@@ -75,14 +75,17 @@ void mm_proc_init(struct proc *p);
  * than wait more it takes a frame from the reserve, leaving
  * STARVED_FRAME_RESERVE (on two harts the others can keep their spaces
  * locked, each paging its own pages and taking every frame it frees). */
-paddr_t mm_alloc_frame_slow(struct aspace *as, vaddr_t va, int *err, bool starved);
-static inline paddr_t mm_alloc_frame(struct aspace *as, vaddr_t va, int *err, bool starved)
+/* zeroed: as frame_alloc_user_keeping's (NULL: the frame's contents do
+ * not matter, it is about to be overwritten). */
+paddr_t mm_alloc_frame_slow(struct aspace *as, vaddr_t va, int *err, bool starved, bool *zeroed);
+static inline paddr_t mm_alloc_frame(struct aspace *as, vaddr_t va, int *err, bool starved,
+                                     bool *zeroed)
 {
     /* Inline: the fault path's common case is a free frame at hand. */
-    paddr_t pa = frame_alloc_user(as, va >> PAGE_SHIFT);
+    paddr_t pa = frame_alloc_user_keeping(as, va >> PAGE_SHIFT, USER_FRAME_RESERVE, zeroed);
     if (pa)
         return pa;
-    return mm_alloc_frame_slow(as, va, err, starved);
+    return mm_alloc_frame_slow(as, va, err, starved, zeroed);
 }
 
 /* Same, waiting for room when it must, with as->lock (and whatever else
@@ -96,6 +99,10 @@ paddr_t mm_alloc_frame_wait(struct aspace *as, vaddr_t va, int *err);
  * with transit_finish_out, no lock needed). -ENOSPC or -EIO: the page
  * stays. */
 int  mm_evict_begin(struct aspace *as, void *leaf, paddr_t pa);
+/* The same for pc=daemon's core manager: a dirty page becomes OUTGOING
+ * in hand-off record rec (transit.h), for the paging-device manager to
+ * give a slot and write (1); a clean one is dropped (0). Never fails. */
+int  mm_evict_handoff(struct aspace *as, void *leaf, paddr_t pa, unsigned rec);
 /* The same, waiting for the write (vmctl: the caller's own pages, at its
  * request). 0, -ENOSPC or -EIO (the page then stays). */
 int  mm_evict_page(struct aspace *as, void *leaf, paddr_t pa);

@@ -24,7 +24,9 @@ enum lightsys_kind { LIGHTSYS_ON, LIGHTSYS_OFF };
 
 struct boot_params {
     enum mm_kind  mm;          /* mm=swap|paging, default paging */
-    enum pc_kind  pc;          /* pc=inline (daemon: not built yet, refused), default inline */
+    enum pc_kind  pc;          /* pc=inline|daemon (daemon: mm=paging only), default inline */
+    uint32_t      freemin;     /* freemin=N frames: pc=daemon's low mark; 0 = default */
+    uint32_t      freemax;     /* freemax=N frames: its high mark; 0 = default */
     enum refbits_kind refbits; /* refbits=hw|sw, default hw */
     uint64_t      mem_limit;   /* mem=SIZE in bytes (K, M, G suffixes); 0 = no cap */
     char          init[64];    /* init=PATH, default "/init" */
@@ -45,6 +47,11 @@ void params_describe(const struct boot_params *p, char *buf, size_t len);
 
 /* Parses "64M", "512K", "1G", "4096" into bytes. Returns 0 on success. */
 int params_parse_size(const char *s, size_t len, uint64_t *out);
+
+/* A boot that cannot go on because of how it was started (a parameter,
+ * or a machine too small for what it was given): one line that says
+ * why, then QEMU exits with EXIT_CODE_BADPARAM (kernel/main.c). */
+_Noreturn __attribute__((format(printf, 1, 2))) void boot_refused(const char *fmt, ...);
 
 /* The parameters this boot runs with (kernel/main.c). */
 extern struct boot_params params;

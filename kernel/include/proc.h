@@ -87,6 +87,7 @@ struct thread {
     uint64_t sig_saved_blocked;
     uint64_t sig_waiting;
     uint64_t sig_altstack_sp, sig_altstack_size;   /* size 0: none */
+    uint8_t  pcm_reason;          /* why it is about to leave the hart (pcmeter.h) */
 #ifdef FL_DEBUG
     /* Sleep locks this thread holds, in the order taken (kernel/lock/lockrank.c);
      * after everything the trap path reaches. */
@@ -140,6 +141,9 @@ struct proc {
     int      sid;
     /* Where each bit of sig_pending came from (signal.c), under lock. */
     struct sig_origin sig_from[NSIG];
+    /* A system process (proc_start_system): one kernel thread, no
+     * address space, no files; signals and kill do not reach it. */
+    bool     system;
 };
 
 extern struct thread threads[MAX_THREADS];
@@ -162,6 +166,10 @@ void wakeup_thread(struct thread *t, void *chan);   /* t only, if it sleeps on c
 void wakeup_thread_next(struct thread *t, void *chan);
 void make_runnable(struct thread *t);    /* caller holds t->lock */
 void kick_cpu_for(struct thread *t);     /* an idle hart that may run t: IPI it */
+bool sched_work_waiting(void);           /* some thread is RUNNABLE, waiting for a hart */
+/* Called by a hart about to idle, interrupts off, no lock held: true if
+ * it made a thread runnable (work kept for idle time). NULL: none. */
+extern bool (*sched_idle_work)(void);
 void thread_first_entry(void);
 
 /* --- threads (thread.c) --- */
@@ -181,6 +189,9 @@ struct thread *thread_by_tid(int tid);
 void procs_init(void);
 struct proc *proc_alloc(void);
 void proc_start_init(const char *path);
+/* A process of the kernel's own, so that ps shows it: one kernel thread
+ * running fn(arg) for ever, on any hart. */
+struct thread *proc_start_system(const char *name, void (*fn)(void *), void *arg);
 long proc_fork(void);
 _Noreturn void proc_exit(int status);
 long proc_wait(int pid, uint64_t status_uva, int flags);

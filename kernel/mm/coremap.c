@@ -45,8 +45,8 @@ void coremap_init(struct coremap *cm, struct frame *records, pfn_t base_pfn, uin
     cm->frames = records;
     cm->base_pfn = base_pfn;
     cm->nframes = nframes;
-    cm->free_head = FRAME_NONE;
-    cm->nfree = 0;
+    cm->free_head = cm->zero_head = FRAME_NONE;
+    cm->nfree = cm->nzero = 0;
     cm->nmanaged = 0;
     cm->low_water = cm->high_water = 0;
     cm->below_low = false;
@@ -86,19 +86,67 @@ void coremap_set_water(struct coremap *cm, uint32_t low, uint32_t high)
     cm->below_low = false;
 }
 
-pfn_t coremap_alloc(struct coremap *cm, enum frame_state state)
+/* Pops the head of one of the lists; FRAME_NONE if it is empty. */
+static uint32_t pop(struct coremap *cm, bool zeroed)
+{
+    uint32_t *head = zeroed ? &cm->zero_head : &cm->free_head;
+    uint32_t idx = *head;
+    if (idx == FRAME_NONE)
+        return FRAME_NONE;
+    *head = cm->frames[idx].next;
+    cm->frames[idx].next = FRAME_NONE;
+    cm->nfree--;
+    if (zeroed)
+        cm->nzero--;
+    return idx;
+}
+
+static pfn_t alloc_from(struct coremap *cm, enum frame_state state, bool zeroed_first)
 {
     if (state == FRAME_FREE || state == FRAME_RESERVED || state >= COREMAP_STATES)
         return 0;
-    uint32_t idx = cm->free_head;
+    bool zeroed = zeroed_first;
+    uint32_t idx = pop(cm, zeroed);
+    if (idx == FRAME_NONE) {
+        zeroed = !zeroed;
+        idx = pop(cm, zeroed);
+    }
     if (idx == FRAME_NONE)
         return 0;
-
     struct frame *f = &cm->frames[idx];
-    cm->free_head = f->next;
-    cm->nfree--;
     frame_reset(f, state);
+    if (zeroed)
+        f->flags = FRAME_F_ZEROED;
     return cm->base_pfn + idx;
+}
+
+pfn_t coremap_alloc(struct coremap *cm, enum frame_state state)
+{
+    return alloc_from(cm, state, false);
+}
+
+pfn_t coremap_alloc_zeroed(struct coremap *cm, enum frame_state state)
+{
+    return alloc_from(cm, state, true);
+}
+
+pfn_t coremap_take_unzeroed(struct coremap *cm)
+{
+    uint32_t idx = pop(cm, false);
+    if (idx == FRAME_NONE)
+        return 0;
+    cm->nfree++;              /* still free, only off the list while zeroed */
+    return cm->base_pfn + idx;
+}
+
+void coremap_put_zeroed(struct coremap *cm, pfn_t pfn)
+{
+    uint32_t idx = frame_index(cm, pfn);
+    struct frame *f = &cm->frames[idx];
+    f->flags = FRAME_F_ZEROED;
+    f->next = cm->zero_head;
+    cm->zero_head = idx;
+    cm->nzero++;
 }
 
 int coremap_free(struct coremap *cm, pfn_t pfn)
@@ -127,20 +175,34 @@ static int count_states(const struct coremap *cm, uint32_t counts[COREMAP_STATES
     return 0;
 }
 
-/* Walks the free list. Every entry must be a FREE frame; a list that is
- * longer than the number of FREE frames must visit one twice, and since
- * links are followed deterministically that means a cycle. So a walk that
- * ends after exactly nfree_frames FREE entries visited each once. */
-static int check_free_list(const struct coremap *cm, uint32_t nfree_frames)
+/* Walks one free list. Every entry must be a FREE frame, marked zeroed
+ * exactly when the list is the zeroed one; a list that is longer than the
+ * number of FREE frames must visit one twice, and since links are
+ * followed deterministically that means a cycle. Returns the entries, or
+ * -1. */
+static int64_t walk_free_list(const struct coremap *cm, uint32_t head, bool zeroed,
+                              uint32_t nfree_frames)
 {
     uint32_t steps = 0;
-    for (uint32_t idx = cm->free_head; idx != FRAME_NONE; idx = cm->frames[idx].next) {
+    for (uint32_t idx = head; idx != FRAME_NONE; idx = cm->frames[idx].next) {
         if (idx >= cm->nframes || cm->frames[idx].state != FRAME_FREE)
+            return -1;
+        if (!(cm->frames[idx].flags & FRAME_F_ZEROED) != !zeroed)
             return -1;
         if (++steps > nfree_frames)
             return -1;
     }
-    return steps == nfree_frames ? 0 : -1;
+    return steps;
+}
+
+/* The two lists hold exactly nfree_frames FREE entries, each once. */
+static int check_free_list(const struct coremap *cm, uint32_t nfree_frames)
+{
+    int64_t plain = walk_free_list(cm, cm->free_head, false, nfree_frames);
+    int64_t zeroed = walk_free_list(cm, cm->zero_head, true, nfree_frames);
+    if (plain < 0 || zeroed < 0 || zeroed != cm->nzero)
+        return -1;
+    return plain + zeroed == nfree_frames ? 0 : -1;
 }
 
 int coremap_check(const struct coremap *cm, uint32_t counts[5])

@@ -35,13 +35,17 @@ static bool prot_allows(unsigned prot, enum access a)
     return false;
 }
 
-/* Writes the page's origin into the frame: zeros, then for an image page
- * the part of its segment's file bytes that falls in it. */
+/* Writes the page's origin into the frame: zeros (unless the frame came
+ * zeroed: pc=daemon zeroes free frames in idle time), then for an image
+ * page the part of its segment's file bytes that falls in it. */
 static void fill_from_origin(const struct region *r, vaddr_t page, paddr_t pa,
-                             struct fault_probe *probe)
+                             struct fault_probe *probe, bool zeroed)
 {
     uint8_t *dst = (uint8_t *)PA_TO_KVA(pa);
-    zero_page(dst);
+    if (!zeroed)
+        zero_page(dst);
+    else
+        vm_count(VM_ZEROED_FILLS);
     if (probe)
         probe->zeroed_at = meter_now();
     if (r->kind != REGION_IMAGE)
@@ -94,10 +98,10 @@ static inline bool handler_provides(const struct aspace *as, const struct region
 /* A frame for the faulting page, its time noted in the probe. A fault
  * that has waited out every busy owner may dip into the reserve (mm.c). */
 static inline __attribute__((always_inline)) paddr_t
-fault_frame(struct aspace *as, vaddr_t page, struct fault_probe *probe, int *err)
+fault_frame(struct aspace *as, vaddr_t page, struct fault_probe *probe, int *err, bool *zeroed)
 {
     paddr_t pa = mm_alloc_frame(as, page, err,
-                                probe && probe->room_waits >= RECLAIM_BUSY_WAITS);
+                                probe && probe->room_waits >= RECLAIM_BUSY_WAITS, zeroed);
     if (pa && probe)
         probe->frame_at = meter_now();
     return pa;
@@ -113,7 +117,7 @@ static __attribute__((noinline)) int begin_page_in(struct aspace *as, struct reg
 {
     uint64_t off, start = meter_split_start(&off);
     int err;
-    paddr_t pa = fault_frame(as, page, probe, &err);
+    paddr_t pa = fault_frame(as, page, probe, &err, NULL);
     if (!pa)
         return err;
     transit_begin_in(as, leaf, pa, (uint32_t)li->slot, r->prot | PROT_U, start, off);
@@ -129,10 +133,11 @@ static int bring_in(struct aspace *as, struct region *r, vaddr_t page, void *lea
     int err;
     /* Making room never waits here, so nothing can change this entry
      * meanwhile: the lock is held throughout. */
-    paddr_t pa = fault_frame(as, page, probe, &err);
+    bool zeroed = false;
+    paddr_t pa = fault_frame(as, page, probe, &err, &zeroed);
     if (!pa)
         return err;
-    fill_from_origin(r, page, pa, probe);
+    fill_from_origin(r, page, pa, probe, zeroed);
     vm_count(r->kind == REGION_IMAGE ? VM_IMAGE_FILLS : VM_ZERO_FILLS);
     bool was_zero = li->state == LEAF_PRESENT;    /* the zero page, written: see cow_zero */
     mmu_leaf_set_tracked(leaf, pa, r->prot | PROT_U, false);

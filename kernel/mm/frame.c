@@ -15,6 +15,12 @@ static struct spinlock frames_lock = SPINLOCK_INIT("frames", LOCK_RANK_FRAMES);
 /* Page control's water-mark hook (frames_set_water); called with no lock
  * held, from whichever thread's allocation or free crossed the mark. */
 static void (*water_hook)(enum water_event);
+static uint32_t zeroed_low;       /* WATER_ZEROED_LOW at this many; 0: never */
+
+void frames_set_zeroed_low(uint32_t n)
+{
+    zeroed_low = n;
+}
 
 void frames_set_water(uint32_t low, uint32_t high, void (*hook)(enum water_event))
 {
@@ -75,8 +81,17 @@ paddr_t frame_alloc(enum frame_state state)
 
 paddr_t frame_alloc_zeroed(enum frame_state state)
 {
-    paddr_t pa = frame_alloc(state);
-    if (pa)
+    spin_lock(&frames_lock);
+    pfn_t pfn = coremap_alloc_zeroed(&core, state);
+    struct frame *f = pfn ? coremap_frame(&core, pfn) : NULL;
+    bool zeroed = f && (f->flags & FRAME_F_ZEROED);
+    if (f)
+        f->flags = 0;
+    enum water_event ev = coremap_water(&core);
+    spin_unlock(&frames_lock);
+    water_report(ev);
+    paddr_t pa = (paddr_t)pfn << PAGE_SHIFT;
+    if (pa && !zeroed)
         zero_page((void *)PA_TO_KVA(pa));
     return pa;
 }
@@ -94,26 +109,52 @@ void frame_free(paddr_t pa)
 
 /* A user frame with its core-map owner set in the same lock hold, if
  * more than `keep` frames are free. */
-paddr_t frame_alloc_user_keeping(void *owner, uint64_t vpn, uint64_t keep)
+paddr_t frame_alloc_user_keeping(void *owner, uint64_t vpn, uint64_t keep, bool *zeroed)
 {
+    enum water_event zero_ev = WATER_NONE;
     spin_lock(&frames_lock);
-    pfn_t pfn = core.nfree > keep ? coremap_alloc(&core, FRAME_USER) : 0;
+    pfn_t pfn = 0;
+    if (core.nfree > keep)
+        pfn = zeroed ? coremap_alloc_zeroed(&core, FRAME_USER) : coremap_alloc(&core, FRAME_USER);
     struct frame *f = pfn ? coremap_frame(&core, pfn) : NULL;
     if (f) {
         f->owner = owner;
         f->vpn = vpn;
+        bool z = f->flags & FRAME_F_ZEROED;
+        if (zeroed)
+            *zeroed = z;
         f->flags = 0;
+        if (z && zeroed_low && core.nzero == zeroed_low - 1)
+            zero_ev = WATER_ZEROED_LOW;
     }
     enum water_event ev = coremap_water(&core);
     spin_unlock(&frames_lock);
     water_report(ev);
+    water_report(zero_ev);
     return (paddr_t)pfn << PAGE_SHIFT;
 }
 
 paddr_t frame_alloc_user(void *owner, uint64_t vpn)
 {
-    return frame_alloc_user_keeping(owner, vpn, USER_FRAME_RESERVE);
+    return frame_alloc_user_keeping(owner, vpn, USER_FRAME_RESERVE, NULL);
 }
+
+bool frames_zero_one(void)
+{
+    spin_lock(&frames_lock);
+    pfn_t pfn = coremap_take_unzeroed(&core);
+    spin_unlock(&frames_lock);
+    if (!pfn)
+        return false;
+    /* Off every list, still counted free: nobody else can reach it. */
+    zero_page((void *)PA_TO_KVA((paddr_t)pfn << PAGE_SHIFT));
+    spin_lock(&frames_lock);
+    coremap_put_zeroed(&core, pfn);
+    spin_unlock(&frames_lock);
+    return true;
+}
+
+uint64_t frames_zeroed_count(void) { return core.nzero; }
 
 static struct frame *frame_of(paddr_t pa)
 {

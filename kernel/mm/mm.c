@@ -19,9 +19,8 @@ const struct mm_ops *mm = &paging_ops;
 void mm_init(void)
 {
     mm = params.mm == MM_SWAP ? &swap_ops : &paging_ops;
-    /* pc=daemon is refused by the parser until it exists, so inline is
-     * the one page control there is to choose. */
-    pc = &pc_inline_ops;
+    /* The parser refuses pc=daemon with mm=swap. */
+    pc = params.pc == PC_DAEMON ? &pc_daemon_ops : &pc_inline_ops;
     swap_init();
     zero_frame_init();
     mm->banner();
@@ -41,10 +40,10 @@ void mm_proc_init(struct proc *p)
         mm->proc_init(p);
 }
 
-paddr_t mm_alloc_frame_slow(struct aspace *as, vaddr_t va, int *err, bool starved)
+paddr_t mm_alloc_frame_slow(struct aspace *as, vaddr_t va, int *err, bool starved, bool *zeroed)
 {
     for (;;) {
-        paddr_t pa = frame_alloc_user(as, va >> PAGE_SHIFT);
+        paddr_t pa = frame_alloc_user_keeping(as, va >> PAGE_SHIFT, USER_FRAME_RESERVE, zeroed);
         if (pa)
             return pa;
         int rc = mm->make_room(as);
@@ -52,7 +51,7 @@ paddr_t mm_alloc_frame_slow(struct aspace *as, vaddr_t va, int *err, bool starve
             /* Waited out every busy owner once already: the reserve
              * rather than memory exhausted (which killed a process with
              * the swap space nearly empty; found by fuzz). */
-            pa = frame_alloc_user_keeping(as, va >> PAGE_SHIFT, STARVED_FRAME_RESERVE);
+            pa = frame_alloc_user_keeping(as, va >> PAGE_SHIFT, STARVED_FRAME_RESERVE, zeroed);
             if (pa)
                 return pa;
             rc = -ENOMEM;
@@ -67,7 +66,7 @@ paddr_t mm_alloc_frame_slow(struct aspace *as, vaddr_t va, int *err, bool starve
 paddr_t mm_alloc_frame_wait(struct aspace *as, vaddr_t va, int *err)
 {
     for (uint32_t waits = 0;; waits++) {
-        paddr_t pa = mm_alloc_frame(as, va, err, waits >= RECLAIM_BUSY_WAITS);
+        paddr_t pa = mm_alloc_frame(as, va, err, waits >= RECLAIM_BUSY_WAITS, NULL);
         if (pa || *err != -EAGAIN)
             return pa;
         if ((*err = mm->wait_room(as, waits)) != 0)
@@ -75,10 +74,14 @@ paddr_t mm_alloc_frame_wait(struct aspace *as, vaddr_t va, int *err)
     }
 }
 
-int mm_evict_begin(struct aspace *as, void *leaf, paddr_t pa)
+/* Takes the page out of leaf and every TLB: a clean one is dropped and
+ * its frame freed (false); a dirty one is left mapped nowhere, its
+ * rights in *prot (true), for the caller to write out. */
+static bool evict_take(struct aspace *as, void *leaf, paddr_t pa, unsigned *prot)
 {
     struct leaf_info li;
     mmu_leaf_read(leaf, &li);
+    *prot = li.prot;
     unsigned bits = mmu_leaf_take(leaf);
     /* After this no hart can reach the frame: a write that got in before
      * the take set the dirty bit we now hold. */
@@ -88,11 +91,28 @@ int mm_evict_begin(struct aspace *as, void *leaf, paddr_t pa)
         mmu_leaf_set_discarded(leaf);
         as_count(&as->resident, -1);
         frame_free(pa);
-        return 0;
+        return false;
     }
-    int rc = transit_begin_out(as, leaf, pa, li.prot);
+    return true;
+}
+
+int mm_evict_handoff(struct aspace *as, void *leaf, paddr_t pa, unsigned rec)
+{
+    unsigned prot;
+    if (!evict_take(as, leaf, pa, &prot))
+        return 0;
+    transit_handoff_out(rec, as, leaf, pa, prot);
+    return 1;
+}
+
+int mm_evict_begin(struct aspace *as, void *leaf, paddr_t pa)
+{
+    unsigned prot;
+    if (!evict_take(as, leaf, pa, &prot))
+        return 0;
+    int rc = transit_begin_out(as, leaf, pa, prot);
     if (rc) {
-        mmu_leaf_set_tracked(leaf, pa, li.prot, true);
+        mmu_leaf_set_tracked(leaf, pa, prot, true);
         return rc;
     }
     return 1;

@@ -115,7 +115,7 @@ static int paging_wait_room(struct aspace *as, uint32_t waits)
 /* Page control hears of shortages through the allocator's water marks. */
 static void paging_start(void)
 {
-    if (!pc->water)
+    if (!pc->water && !pc->start)
         return;
     uint32_t managed = frames_managed();
     uint32_t low = managed / PC_LOW_WATER_DIV;
@@ -124,7 +124,10 @@ static void paging_start(void)
     uint32_t high = managed / PC_HIGH_WATER_DIV;
     if (high < 2 * low)
         high = 2 * low;
-    frames_set_water(low, high, pc->water);
+    if (pc->start)
+        pc->start(low, high);
+    else
+        frames_set_water(low, high, pc->water);
 }
 
 static void paging_banner(void)

@@ -6,8 +6,8 @@
  *   pc=inline (pc_inline.c): the fault that finds no free frame runs the
  *     clock itself, starts the victim's write and waits for it with no
  *     space lock held (transit.h), then retries.
- *   pc=daemon: a page daemon keeping a free list (not built yet; the
- *     boot refuses it).
+ *   pc=daemon (pc_daemon.c): a core manager and a paging-device manager,
+ *     two system processes, keep a free list the fault only takes from.
  *
  * Only mm=paging has page control; mm=swap moves whole processes.
  */
@@ -27,10 +27,14 @@ struct pc_ops {
      * allocating or freeing thread, no lock held; it must not sleep. A
      * page daemon wakes its core manager here; NULL = not wanted. */
     void (*water)(enum water_event ev);
+    /* From mm_start: sets the allocator's water marks (low and high are
+     * mm=paging's defaults) and starts whatever threads page control
+     * has. NULL: the defaults, no threads. */
+    void (*start)(uint32_t low, uint32_t high);
 };
 
 extern const struct pc_ops *pc;
-extern const struct pc_ops pc_inline_ops;
+extern const struct pc_ops pc_inline_ops, pc_daemon_ops;
 
 /* Replacement (mm_paging.c): runs the clock to a victim frame. Its owner's
  * space comes back locked (*mine: it already was, by this thread), the

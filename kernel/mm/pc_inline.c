@@ -65,7 +65,8 @@ static int inline_wait_room(struct aspace *as, uint32_t waits)
  * high_water), which shows how often a page daemon would have been woken. */
 static void inline_water(enum water_event ev)
 {
-    vm_count(ev == WATER_LOW ? VM_LOW_WATER : VM_HIGH_WATER);
+    if (ev == WATER_LOW || ev == WATER_HIGH)
+        vm_count(ev == WATER_LOW ? VM_LOW_WATER : VM_HIGH_WATER);
 }
 
 const struct pc_ops pc_inline_ops = {

@@ -37,7 +37,11 @@ static inline uint64_t meter_run_now(const struct thread *me)
     arch_intr_restore(irq);
     return now;
 }
-static struct transit transits[MAX_THREADS];
+/* One record per thread, then TRANSIT_HANDOFFS records of pc=daemon's
+ * write-behind, which the core manager begins and the paging-device
+ * manager ends. */
+static struct transit transits[MAX_THREADS + TRANSIT_HANDOFFS];
+#define NTRANSITS (MAX_THREADS + TRANSIT_HANDOFFS)
 static struct spinlock transit_lock = SPINLOCK_INIT("transit", LOCK_RANK_TRANSIT);
 static int waiters;               /* threads in transit_wait (atomic; see end_unlocked) */
 
@@ -182,10 +186,10 @@ bool transit_out_pending(void)
     return t->leaf && t->out;
 }
 
-int transit_finish_out(void)
+/* The write of t ended (rc 0) or failed, or could not start: the page
+ * is SWAPPED and its frame freed, or PRESENT again. */
+static int end_out(struct transit *t, int rc)
 {
-    struct transit *t = mine();
-    int rc = blk_wait(&t->req) ? -EIO : 0;
     frame_unpin(t->pa);                   /* as in transit_finish_in */
     spin_lock(&transit_lock);
     if (!rc) {
@@ -200,19 +204,64 @@ int transit_finish_out(void)
     end_locked(t);
     spin_unlock(&transit_lock);
     if (rc) {
-        vm_count(VM_IO_ERRORS);
-        swap_free(t->slot, 1);
+        if (rc == -EIO)
+            vm_count(VM_IO_ERRORS);
+        if (t->slot != SWAP_NONE)
+            swap_free(t->slot, 1);
         return rc;
     }
     frame_free(t->pa);
     vm_count(VM_PAGEOUTS);
-    meter_record_split(FL_METER_PAGEOUT, FL_METER_PAGE_WAIT, t->meter_start, t->meter_off);
     return 0;
+}
+
+int transit_finish_out(void)
+{
+    struct transit *t = mine();
+    int rc = end_out(t, blk_wait(&t->req) ? -EIO : 0);
+    if (rc == 0)
+        meter_record_split(FL_METER_PAGEOUT, FL_METER_PAGE_WAIT, t->meter_start, t->meter_off);
+    return rc;
+}
+
+void transit_handoff_out(unsigned rec, struct aspace *as, void *leaf, paddr_t pa, unsigned prot)
+{
+    struct transit *t = &transits[MAX_THREADS + rec];
+    if (t->leaf)
+        panic("transit: hand-off record %u in use", rec);
+    if (pagestate_next(LEAF_PRESENT, PE_WRITE_BEGIN) != LEAF_OUTGOING)
+        panic("transit: page-out from a mapped page");
+    frame_pin(pa);
+    *t = (struct transit){ .as = as, .pa = pa, .slot = SWAP_NONE, .prot = prot, .out = true };
+    record_start(t, leaf);
+    /* No slot yet: the entry only says "in transit"; the record has the
+     * slot once the paging-device manager has given it one. */
+    mmu_leaf_set_outgoing(leaf, 0);
+    as_count(&as->resident, -1);
+    as_count(&as->swapped, 1);
+}
+
+int transit_handoff_start(unsigned rec)
+{
+    struct transit *t = &transits[MAX_THREADS + rec];
+    uint32_t slot = swap_alloc(1);
+    if (slot == SWAP_NONE)
+        return end_out(t, -ENOSPC);
+    t->slot = slot;
+    if (swap_start(&t->req, slot, t->pa, true))
+        return end_out(t, -EIO);
+    return 0;
+}
+
+int transit_handoff_finish(unsigned rec)
+{
+    struct transit *t = &transits[MAX_THREADS + rec];
+    return end_out(t, blk_wait(&t->req) ? -EIO : 0);
 }
 
 static bool in_transit_locked(const void *leaf)
 {
-    for (int i = 0; i < MAX_THREADS; i++)
+    for (int i = 0; i < NTRANSITS; i++)
         if (__atomic_load_n(&transits[i].leaf, __ATOMIC_SEQ_CST) == leaf)
             return true;
     return false;

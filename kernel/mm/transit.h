@@ -40,6 +40,22 @@ bool transit_out_pending(void);
  * (0); or, if the write failed, PRESENT again (-EIO). */
 int  transit_finish_out(void);
 
+/* pc=daemon's write-behind (pc_daemon.c), in TRANSIT_HANDOFFS records
+ * that belong to no thread: the core manager begins a page-out and the
+ * paging-device manager gives it a slot, writes it and ends it.
+ *
+ * as->lock held, the page taken from leaf and every TLB shot down, its
+ * frame pa dirty: the page becomes OUTGOING in record rec (free until
+ * now), its frame pinned, with no slot yet. */
+void transit_handoff_out(unsigned rec, struct aspace *as, void *leaf, paddr_t pa, unsigned prot);
+/* A slot for rec's page and its write started: 0 (end it with
+ * transit_handoff_finish), or -ENOSPC / -EIO with the transit already
+ * ended: the page is PRESENT again, rec free. */
+int  transit_handoff_start(unsigned rec);
+/* Waits for rec's write and ends it: SWAPPED, frame freed (0); or
+ * PRESENT again (-EIO). rec is free again either way. */
+int  transit_handoff_finish(unsigned rec);
+
 /* Returns once leaf is not in transit (at once if it is not). */
 void transit_wait(const void *leaf);
 

@@ -6,6 +6,7 @@
 #include "mm.h"
 #include "frame.h"
 #include "swapspace.h"
+#include "pcmeter.h"
 #include "usercopy.h"
 #include "ulf.h"
 #include "kstring.h"
@@ -13,6 +14,11 @@
 #include <faultline/errno.h>
 
 uint64_t vm_counters[VM_NCOUNTERS];
+
+_Static_assert(offsetof(struct fl_vmstat, pcm_diskirqs) - offsetof(struct fl_vmstat, pcm_fault_cycles)
+               == (2 * PCM_NWHO - 1) * sizeof(uint64_t), "fl_vmstat: one cycles/events pair per pcm_who");
+_Static_assert(offsetof(struct fl_vmstat, sw_preempt_cycles) - offsetof(struct fl_vmstat, sw_other)
+               == (2 * PCM_NSW - 1) * sizeof(uint64_t), "fl_vmstat: one pair per pcm_switch");
 
 static uint64_t get(enum vm_counter c)
 {
@@ -48,5 +54,25 @@ long sys_vmstat(uint64_t ubuf)
     aspace_totals(&st.resident_total, &st.swap_owned);
     st.zero_maps = get(VM_ZERO_MAPS);
     st.ulf_frames = ulf_frames_outstanding();
+    st.core_waits = get(VM_CORE_WAITS);
+    st.cm_passes = get(VM_CM_PASSES);
+    st.cm_freed = get(VM_CM_FREED);
+    st.cm_handoffs = get(VM_CM_HANDOFFS);
+    st.pd_batches = get(VM_PD_BATCHES);
+    st.pd_writes = get(VM_PD_WRITES);
+    st.prezeroed = get(VM_PREZEROED);
+    st.zeroed_fills = get(VM_ZEROED_FILLS);
+    st.frames_zeroed = frames_zeroed_count();
+    /* The pairs are in enum order in the ABI (pcmeter.h). */
+    uint64_t *who = &st.pcm_fault_cycles;
+    for (int w = 0; w < PCM_NWHO; w++) {
+        who[2 * w] = __atomic_load_n(&pcmeter.cycles[w], __ATOMIC_RELAXED);
+        who[2 * w + 1] = __atomic_load_n(&pcmeter.events[w], __ATOMIC_RELAXED);
+    }
+    uint64_t *sw = &st.sw_other;
+    for (int r = 0; r < PCM_NSW; r++) {
+        sw[2 * r] = __atomic_load_n(&pcmeter.switches[r], __ATOMIC_RELAXED);
+        sw[2 * r + 1] = __atomic_load_n(&pcmeter.switch_cycles[r], __ATOMIC_RELAXED);
+    }
     return copy_to_user(ubuf, &st, sizeof st) ? -EFAULT : 0;
 }

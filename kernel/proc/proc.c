@@ -58,6 +58,7 @@ struct proc *proc_alloc(void)
         p->last_ran = arch_read_time();
         p->name[0] = '\0';
         p->pgid = p->sid = 0;      /* set by fork (pgrp_fork) or for init */
+        p->system = false;
         spin_unlock(&p->lock);
         return p;
     }
@@ -111,6 +112,25 @@ void proc_start_init(const char *path)
     spin_lock(&t->lock);
     make_runnable(t);
     spin_unlock(&t->lock);
+}
+
+struct thread *proc_start_system(const char *name, void (*fn)(void *), void *arg)
+{
+    struct proc *p = proc_alloc();
+    if (!p)
+        return NULL;
+    struct thread *t = thread_alloc(p, name);
+    if (!t)
+        panic("no thread for system process %s", name);
+    kstrlcpy(p->name, name, sizeof p->name);
+    p->system = true;
+    p->nthreads = 1;
+    t->kentry = fn;
+    t->karg = arg;
+    spin_lock(&t->lock);
+    make_runnable(t);
+    spin_unlock(&t->lock);
+    return t;
 }
 
 long proc_fork(void)
@@ -352,6 +372,8 @@ bool proc_is_init(const struct proc *p) { return p == init_proc; }
 
 void proc_post_signal(struct proc *p, int sig, int from)
 {
+    if (p->system)
+        return;               /* a kernel thread never returns to user mode to take it */
     if (sig != SIGKILL) {
         signal_post_process(p, sig, from);   /* caught, ignored or default */
     } else {
@@ -360,11 +382,12 @@ void proc_post_signal(struct proc *p, int sig, int from)
     }
 }
 
-/* kill() of one live process, p->lock held: init refuses every signal
- * (EPERM), and signal 0 only asks. */
+/* kill() of one live process, p->lock held: init and the system
+ * processes (page control's daemons) refuse every signal (EPERM), and
+ * signal 0 only asks. */
 static long kill_one(struct proc *p, int sig, int from)
 {
-    if (p == init_proc)
+    if (p == init_proc || p->system)
         return -EPERM;
     if (sig)
         proc_post_signal(p, sig, from);

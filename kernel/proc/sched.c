@@ -16,6 +16,7 @@
 #include "aspace.h"
 #include "meter.h"
 #include "signal.h"
+#include "pcmeter.h"
 
 static uint32_t pick_cursor;   /* where the next scan starts: fairness hint */
 
@@ -83,6 +84,11 @@ static void became_runnable(struct thread *t)
 static bool none_runnable(void)
 {
     return __atomic_load_n(&runnable_count, __ATOMIC_SEQ_CST) == 0;
+}
+
+bool sched_work_waiting(void)
+{
+    return !none_runnable();
 }
 
 static bool may_run_here(const struct thread *t, const struct cpu *c)
@@ -180,8 +186,12 @@ static void run(struct cpu *c, struct thread *t)
         switch_address_space(c, t->proc->as->root);
     if (t->proc)
         t->proc->last_ran = arch_read_time();
+    if (meters_enabled)
+        pcmeter_switch_in(c);
     arch_context_switch(&c->scheduler, &t->context);
     c->current = NULL;
+    if (meters_enabled)
+        pcmeter_switch_out(c, t);
     /* A thread that has finished may have its address space freed as soon
      * as we let go of its lock: stop using its page table first. */
     if (t->state == T_ZOMBIE || t->state == T_DEAD)
@@ -191,8 +201,14 @@ static void run(struct cpu *c, struct thread *t)
     spin_unlock(&t->lock);
 }
 
+bool (*sched_idle_work)(void);
+
 static void idle(struct cpu *c)
 {
+    /* Work kept for idle time (pc=daemon's pre-zeroing): its thread
+     * becomes runnable, and the next pick takes it. */
+    if (sched_idle_work && sched_idle_work())
+        return;
     __atomic_store_n(&c->idle, true, __ATOMIC_SEQ_CST);
     /* Re-check after announcing ourselves idle: a waker that missed the
      * flag made its thread RUNNABLE before we looked. wfi wakes on a
@@ -206,15 +222,27 @@ _Noreturn void scheduler(void)
 {
     struct cpu *c = this_cpu();
     c->current = NULL;
+    uint64_t turn_at = meter_now();
     for (;;) {
         /* Take pending interrupts (devices, IPIs) between picks. */
         arch_intr_on();
         arch_intr_off();
         struct thread *t = pick_next(c);
-        if (t)
+        if (t) {
             run(c, t);
-        else
+            turn_at = meter_now();
+        } else {
             idle(c);
+            /* The whole turn that found nothing is idle time, the
+             * interrupts it took included: under -icount the clock jumps
+             * from tick to tick while the disk works in host time, and
+             * every tick is such a turn (pcmeter.h, getwork). Stamps
+             * follow on from each other, so nothing between two turns is
+             * left out. */
+            uint64_t now = meter_now();
+            pcmeter_idle(c, now - turn_at);
+            turn_at = now;
+        }
     }
 }
 

@@ -321,6 +321,60 @@ static void test_water_marks(void)
     CHECK_EQ(cm.high_water, 7);
 }
 
+/* pc=daemon's pre-zeroing: frames taken off to be zeroed stay counted
+ * free, come back on the zeroed list, and go first only to whoever asks
+ * for a zeroed frame; a plain allocation takes them only when nothing
+ * else is left. */
+static void test_zeroed_list(void)
+{
+    struct coremap cm;
+    uint32_t counts[5];
+
+    fresh_map(&cm);
+    coremap_release(&cm, TEST_BASE_PFN, TEST_BASE_PFN + 4);
+    pfn_t z = coremap_take_unzeroed(&cm);
+    CHECK_EQ(z, TEST_BASE_PFN);
+    CHECK_EQ(cm.nfree, 4);
+    CHECK(coremap_check(&cm, counts) != 0);      /* off every list: not consistent */
+    coremap_put_zeroed(&cm, z);
+    CHECK_EQ(cm.nzero, 1);
+    CHECK_EQ(coremap_check(&cm, counts), 0);
+    CHECK_EQ(counts[FRAME_FREE], 4);
+
+    /* Plain allocations leave the zeroed frame for last. */
+    pfn_t a = coremap_alloc(&cm, FRAME_USER);
+    CHECK(a != z);
+    CHECK_EQ(records[a - TEST_BASE_PFN].flags & FRAME_F_ZEROED, 0);
+    /* A zeroed one first, marked so. */
+    pfn_t b = coremap_alloc_zeroed(&cm, FRAME_USER);
+    CHECK_EQ(b, z);
+    CHECK(records[b - TEST_BASE_PFN].flags & FRAME_F_ZEROED);
+    CHECK_EQ(cm.nzero, 0);
+    /* None zeroed left: a zeroed-first allocation takes a plain one. */
+    pfn_t c = coremap_alloc_zeroed(&cm, FRAME_USER);
+    CHECK(c != 0);
+    CHECK_EQ(records[c - TEST_BASE_PFN].flags & FRAME_F_ZEROED, 0);
+    /* Freed, a zeroed frame is of unknown contents again. */
+    CHECK_EQ(coremap_free(&cm, b), 0);
+    CHECK_EQ(cm.nzero, 0);
+    CHECK_EQ(records[b - TEST_BASE_PFN].flags & FRAME_F_ZEROED, 0);
+    CHECK_EQ(coremap_check(&cm, counts), 0);
+    /* The last plain frame zeroed: a plain allocation then takes it. */
+    pfn_t d = coremap_take_unzeroed(&cm);
+    pfn_t e = coremap_take_unzeroed(&cm);
+    CHECK(d != 0 && e != 0);
+    CHECK_EQ(coremap_take_unzeroed(&cm), 0);
+    coremap_put_zeroed(&cm, d);
+    coremap_put_zeroed(&cm, e);
+    CHECK_EQ(coremap_check(&cm, counts), 0);
+    CHECK(coremap_alloc(&cm, FRAME_KERNEL) != 0);
+    CHECK_EQ(cm.nzero, 1);
+    /* A zeroed frame marked on the plain list is caught. */
+    records[d - TEST_BASE_PFN].flags = 0;
+    records[e - TEST_BASE_PFN].flags = 0;
+    CHECK(coremap_check(&cm, counts) != 0);
+}
+
 int main(void)
 {
     test_init_all_reserved();
@@ -334,5 +388,6 @@ int main(void)
     test_check_counts_states();
     test_check_detects_corruption();
     test_water_marks();
+    test_zeroed_list();
     return check_summary("coremap");
 }

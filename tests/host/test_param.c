@@ -41,9 +41,8 @@ static void test_choice_values(void)
     CHECK_EQ(params.mm, MM_SWAP);
     CHECK_EQ(parse("mm=paging"), 0);
     CHECK_EQ(params.mm, MM_PAGING);
-    /* the page daemon is not built yet: refused, naming what is */
-    CHECK_EQ(parse("pc=daemon"), -1);
-    CHECK_CONTAINS(err, "inline");
+    CHECK_EQ(parse("pc=daemon"), 0);
+    CHECK_EQ(params.pc, PC_DAEMON);
     CHECK_EQ(parse("pc=inline"), 0);
     CHECK_EQ(params.pc, PC_INLINE);
     CHECK_EQ(parse("refbits=sw"), 0);
@@ -83,13 +82,30 @@ static void test_keys_checked_across(void)
     CHECK_EQ(parse("mm=paging refbits=sw mm=swap"), -1);
 }
 
-/* pc=daemon is refused until the page daemon exists, saying so. */
-static void test_pc_daemon_not_built(void)
+/* pc=daemon needs mm=paging, and its water marks need it. */
+static void test_pc_daemon_and_free_marks(void)
 {
-    CHECK_EQ(parse("pc=daemon"), -1);
-    CHECK_CONTAINS(err, "bad value 'daemon' for pc");
-    CHECK_CONTAINS(err, "not built yet");
-    CHECK_CONTAINS(err, "valid: inline");
+    CHECK_EQ(parse("mm=swap pc=daemon"), -1);
+    CHECK_CONTAINS(err, "pc=daemon needs mm=paging");
+    CHECK_CONTAINS(err, "valid with mm=swap: pc=inline");
+    CHECK_EQ(parse("pc=daemon mm=swap"), -1);
+    CHECK_EQ(parse("pc=daemon freemin=64 freemax=200"), 0);
+    CHECK_EQ(params.freemin, 64);
+    CHECK_EQ(params.freemax, 200);
+    CHECK_EQ(parse("pc=daemon"), 0);
+    CHECK_EQ(params.freemin, 0);           /* 0: the default, from the water marks */
+    CHECK_EQ(parse("freemin=64"), -1);
+    CHECK_CONTAINS(err, "needs pc=daemon");
+    CHECK_EQ(parse("pc=daemon freemin=100 freemax=100"), -1);
+    CHECK_CONTAINS(err, "freemin=100 is not below freemax=100");
+    CHECK_CONTAINS(err, "valid: a number of frames from 33 to 65536");
+    CHECK_EQ(parse("pc=daemon freemin=3"), -1);
+    CHECK_CONTAINS(err, "bad value '3' for freemin: out of range");
+    CHECK_EQ(parse("pc=daemon freemax=65537"), -1);
+    CHECK_EQ(parse("pc=daemon freemax=12K"), -1);
+    CHECK_EQ(parse("pc=daemon freemax="), -1);
+    CHECK_EQ(parse("pc=daemon freemax"), -1);
+    CHECK_CONTAINS(err, "missing value for freemax");
 }
 
 static void test_defaults_restored_each_parse(void)
@@ -331,7 +347,7 @@ int main(void)
     test_choice_values();
     test_every_key_together();
     test_keys_checked_across();
-    test_pc_daemon_not_built();
+    test_pc_daemon_and_free_marks();
     test_defaults_restored_each_parse();
     test_bad_choice_values();
     test_unknown_key();

@@ -80,6 +80,8 @@ CONFIGS = {c.name: c for c in (
     Config("paging-2h", 2, "mm=paging"),
     Config("paging-1h-8M", 1, "mm=paging mem=8M", PRESSURE_PAGING_KIB),
     Config("paging-2h-8M", 2, "mm=paging mem=8M", PRESSURE_PAGING_KIB),
+    Config("daemon-1h-8M", 1, "mm=paging pc=daemon mem=8M", PRESSURE_PAGING_KIB),
+    Config("daemon-2h-8M", 2, "mm=paging pc=daemon mem=8M", PRESSURE_PAGING_KIB),
     Config("swap-1h", 1, "mm=swap"),
     Config("swap-2h", 2, "mm=swap"),
     Config("swap-1h-16M", 1, "mm=swap mem=16M", PRESSURE_SWAP_KIB),

@@ -1,0 +1,62 @@
+/*
+ * Page-control meters (pcmeter.h). Plain atomic sums: a manager thread's
+ * own start stamp is written only by that thread; a hart's switch stamps
+ * only by that hart's scheduler.
+ */
+#include "pcmeter.h"
+#include "meter.h"
+#include "proc.h"
+#include "cpu.h"
+
+struct pcmeter_totals pcmeter;
+static uint64_t started[PCM_NWHO];   /* a manager's run clock when it started */
+
+/* What the current thread has run, as a clock: the cycle counter less
+ * its cycles switched out or in interrupts (read with interrupts off, so
+ * that none lands between the two reads). */
+static uint64_t run_clock(void)
+{
+    uint64_t irq = arch_intr_save();
+    uint64_t now = meter_now() - current_thread()->offcpu_cycles;
+    arch_intr_restore(irq);
+    return now;
+}
+
+void pcmeter_switch_reason(enum pcm_switch why)
+{
+    current_thread()->pcm_reason = (uint8_t)why;
+}
+
+void pcmeter_thread_start(enum pcm_who w)
+{
+    started[w] = run_clock();
+}
+
+void pcmeter_thread_stop(enum pcm_who w)
+{
+    pcmeter_add(w, run_clock() - started[w]);
+}
+
+void pcmeter_switch_out(struct cpu *c, struct thread *t)
+{
+    enum pcm_switch why = t->state == T_RUNNABLE ? PCM_SW_PREEMPT : (enum pcm_switch)t->pcm_reason;
+    t->pcm_reason = PCM_SW_OTHER;
+    c->pcm_why = (uint8_t)why;
+    c->pcm_idle = 0;
+    c->pcm_out_at = meter_now();
+}
+
+void pcmeter_idle(struct cpu *c, uint64_t idle)
+{
+    c->pcm_idle += idle;
+}
+
+void pcmeter_switch_in(struct cpu *c)
+{
+    if (!c->pcm_out_at)
+        return;               /* the hart's first thread: nothing left it */
+    uint64_t spent = meter_now() - c->pcm_out_at - c->pcm_idle;
+    __atomic_fetch_add(&pcmeter.switches[c->pcm_why], 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&pcmeter.switch_cycles[c->pcm_why], spent, __ATOMIC_RELAXED);
+    c->pcm_out_at = 0;
+}
