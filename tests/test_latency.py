@@ -71,12 +71,12 @@ PART_BUDGETS = {
 # sigsuspend ping-pong between two processes, one way (round trip / 2),
 # cycles on the shared clock: a kill, the sleeping target woken and switched
 # to, its handler and sigreturn, and its going back to sleep. Both on hart 0
-# (2692; it moves by a few tens with what ran before it in the boot), and
+# (2361; 2692 before the scheduler kept runnable and sleeping sets), and
 # one on each hart, where the idle hart's wake-up moves with QEMU's round
-# robin as signal_cross does (4292), so that one keeps ~10%.
+# robin as signal_cross does (2712; 4292 before), so that one keeps ~10%.
 PINGPONG_BUDGETS = {
-    "sigpingpong":       ("median", 2830),
-    "sigpingpong_cross": ("median", 4720),
+    "sigpingpong":       ("median", 2480),
+    "sigpingpong_cross": ("median", 2990),
 }
 BUDGETS.update(PINGPONG_BUDGETS)
 # One switch between two processes yielding to each other on hart 0 (half
