@@ -16,7 +16,8 @@ VMSTAT_JSON = re.compile(r'FL-JSON (\{"vmstat":"counters".*\})\s*$', re.MULTILIN
 FIELDS = ["mm", "page_size", "frames_total", "frames_free", "swap_total", "swap_used",
           "faults", "zero_fills", "image_fills", "minor_faults", "pageins", "pageouts",
           "reclaims", "clock_scans", "swapins", "swapouts", "swapin_pages", "swapout_pages",
-          "io_errors", "oom_kills", "low_water", "high_water", "frames_user", "resident_total", "swap_owned", "zero_maps"]
+          "io_errors", "oom_kills", "low_water", "high_water", "frames_user", "resident_total", "swap_owned", "zero_maps",
+          "ulf_frames"]
 PAGE_SIZE = 4096
 TABLE_COLUMNS = 14
 SAMPLES = 2

@@ -126,6 +126,7 @@ static int grant_one(struct ulf_handler *h, struct aspace *as, vaddr_t va)
     }
     __atomic_fetch_add(&granted_frames, 1, __ATOMIC_RELAXED);
     frame_set_tag(pa, &grant_tag, (uint64_t)(g - ulf_grants));
+    as->lent = true;
     mmu_leaf_set_tracked(leaf, pa, PROT_R | PROT_W | PROT_U, true);
     return 0;
 }
@@ -197,6 +198,7 @@ static long install(struct ulf_handler *h, struct aspace *as, vaddr_t va, paddr_
         return 0;
     }
     if (leaf && (st == LEAF_EMPTY || st == LEAF_DISCARDED)) {
+        as->lent = true;            /* before the frame can be seen there */
         mmu_leaf_set_tracked(leaf, pa, prot | PROT_U, true);
         return 0;
     }
