@@ -36,8 +36,8 @@ HANDLER_ENDINGS = 3
 WAITING_THREADS = 2
 
 
-def boot(machine, mm, cpus):
-    m = boot_to_shell(machine, cpus=cpus, append=f"mm={mm} {MEM}", disk_size=DISK)
+def boot(machine, mm, cpus, icount=False):
+    m = boot_to_shell(machine, cpus=cpus, append=f"mm={mm} {MEM}", disk_size=DISK, icount=icount)
     wait_for_log(m, SWAP_LINE.pattern)
     return m
 
@@ -60,9 +60,12 @@ def assert_all_passed(m, out):
 
 @pytest.mark.timeout(ULFTESTS_TIMEOUT + 180)
 @pytest.mark.parametrize("mm", ["paging", "swap"])
-@pytest.mark.parametrize("cpus", [1, 2], ids=["1hart", "2harts"])
-def test_ulftests(machine, mm, cpus):
-    m = boot(machine, mm, cpus)
+@pytest.mark.parametrize("cpus,icount", [(1, False), (2, False), (2, True)],
+                         ids=["1hart", "2harts", "2harts-icount"])
+def test_ulftests(machine, mm, cpus, icount):
+    """Under -icount QEMU runs the harts in turn: a handoff between the
+    two harts must not depend on host timing."""
+    m = boot(machine, mm, cpus, icount=icount)
     out = run_ulftests(m)
     assert_all_passed(m, out)
     causes = [k.group("cause") for k in KILL_LINE.finditer(out)]
