@@ -71,6 +71,9 @@ struct aspace {
     /* The process's user-level fault handler (kernel/ulf), or NULL:
      * managed regions of a space without one are filled by the kernel. */
     struct ulf_client *ulf;
+    /* Anonymous mappings made from now on are managed regions
+     * (kernel/ulf, FL_ULF_SPACE). */
+    bool anon_managed;
     /* A frame granted to a fault handler has been mapped here (its pool,
      * or a loan): only then does taking a page out of the space ask
      * whether its frame is one (aspace_holds_granted). */

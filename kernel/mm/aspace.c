@@ -91,6 +91,7 @@ struct aspace *aspace_create(void)
     as->lazy_pages = 0;
     as->ulf = NULL;
     as->lent = false;
+    as->anon_managed = false;
     return as;
 }
 

@@ -48,6 +48,7 @@ struct ulf_client {
     struct proc *proc;          /* NULL: slot unused */
     struct ulf_handler *h;      /* NULL once its handler is gone: faults kill */
     bool heap;                  /* its heap is managed, after exec too */
+    bool space;                 /* and its stack and anonymous mappings (FL_ULF_SPACE) */
     bool syscalls;              /* its system calls go to the handler */
     struct aspace *as;          /* what handler calls may reach; NULL: exiting */
     int busy;                   /* handler calls working in as */
