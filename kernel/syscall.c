@@ -46,6 +46,7 @@ ARGS1(sys_sigpending) ARGS4(sys_mmap)     ARGS2(sys_munmap)    ARGS1(sys_vmstat)
 ARGS3(sys_vmctl)
 ARGS2(sys_setpgid)    ARGS1(sys_getpgid)    ARGS0(sys_setsid)    ARGS1(sys_getsid)
 ARGS2(sys_tcsetpgrp)  ARGS1(sys_tcgetpgrp)
+ARGS1(sys_sigsuspend) ARGS2(sys_sigaltstack) ARGS3(sys_sigtimedwait)
 #define ARGS5(f)  static long do_##f(const uint64_t *a) { return f(a[0], a[1], a[2], a[3], a[4]); }
 ARGS5(sys_ulf_attach) ARGS1(sys_ulf_grant)  ARGS1(sys_ulf_recv)  ARGS4(sys_ulf_load)
 ARGS3(sys_ulf_unload) ARGS3(sys_ulf_resume) ARGS3(sys_ulf_regs)  ARGS4(sys_ulf_reply_recv)
@@ -75,6 +76,8 @@ static const syscall_fn table[SYS_COUNT] = {
     [SYS_sigaction] = do_sys_sigaction, [SYS_sigprocmask] = do_sys_sigprocmask,
     [SYS_sigreturn] = do_sys_sigreturn, [SYS_tkill] = do_sys_tkill,
     [SYS_sigpending] = do_sys_sigpending,
+    [SYS_sigsuspend] = do_sys_sigsuspend, [SYS_sigaltstack] = do_sys_sigaltstack,
+    [SYS_sigtimedwait] = do_sys_sigtimedwait,
     [SYS_mmap] = do_sys_mmap,       [SYS_munmap] = do_sys_munmap,
     [SYS_ulf_attach] = do_sys_ulf_attach, [SYS_ulf_grant] = do_sys_ulf_grant,
     [SYS_ulf_recv] = do_sys_ulf_recv,     [SYS_ulf_load] = do_sys_ulf_load,

@@ -68,10 +68,25 @@ static __attribute__((noinline, cold)) void user_fault_kill(const struct trap_re
     proc_user_fault(why ? why : arch_trap_name(tr), tr->pc, tr->addr, sig);
 }
 
-/* A user fault: a handler for its signal takes it instead of the kill. */
+int trap_si_code(int kind, int sig)
+{
+    switch ((enum trap_kind)kind) {
+    case TRAP_PAGE_FAULT:   return sig == SIGSEGV ? SEGV_MAPERR : BUS_ADRERR;
+    case TRAP_ACCESS_FAULT: return BUS_ADRERR;
+    case TRAP_MISALIGNED:   return BUS_ADRALN;
+    case TRAP_ILLEGAL:      return ILL_ILLOPC;
+    case TRAP_BREAKPOINT:   return TRAP_BRKPT;
+    default:                return SI_KERNEL;
+    }
+}
+
+/* A user fault: a handler for its signal takes it instead of the kill.
+ * It is posted with the trap's kind; its si_code, and for an instruction
+ * that could not run its address, are worked out only for a handler that
+ * asks for a siginfo (signal.c), so other catches pay nothing. */
 static inline void user_fault_signal(const struct trap_record *tr, int sig, const char *why)
 {
-    if (!signal_catch_fault(sig, tr->addr))
+    if (!signal_catch_fault(sig, SIG_CODE_TRAP(tr->c.kind), tr->addr))
         user_fault_kill(tr, sig, why);
 }
 

@@ -221,6 +221,7 @@ static const struct {
     { "ps",          "one line per process" },
     { "racetests",   "in-guest tests of races between system calls" },
     { "sh",          "sh [FILE]: this shell" },
+    { "sigposix",    "in-guest tests of sigsuspend, sigaltstack, sigtimedwait..." },
     { "sigtests",    "in-guest tests of signals" },
     { "sleep",       "sleep MS: wait MS milliseconds" },
     { "spin",        "spin [MS]: burn CPU in user mode for MS ms, or forever" },

@@ -67,9 +67,12 @@
 /* fl_sigaction.flags */
 #define FL_SA_NODEFER    0x1   /* do not block the signal while its handler runs */
 #define FL_SA_RESETHAND  0x2   /* back to SIG_DFL once the handler is entered */
+#define FL_SA_SIGINFO    0x4   /* handler(int sig, struct fl_siginfo *info, struct fl_sigframe *uc) */
+#define FL_SA_ONSTACK    0x8   /* run the handler on the alternate stack (sigaltstack) */
 
 struct fl_sigaction {
-    uint64_t handler;      /* SIG_DFL, SIG_IGN or void (*)(int sig, uint64_t addr, struct fl_sigframe *) */
+    uint64_t handler;      /* SIG_DFL, SIG_IGN or void (*)(int sig, uint64_t addr, struct fl_sigframe *);
+                              with FL_SA_SIGINFO, void (*)(int sig, struct fl_siginfo *, struct fl_sigframe *) */
     uint64_t restorer;     /* code the handler returns to; must issue SYS_sigreturn */
     uint64_t mask;         /* blocked, in addition, while the handler runs */
     uint32_t flags;        /* FL_SA_* */
@@ -104,6 +107,55 @@ struct fl_sigframe {
     uint64_t blocked;           /* the thread's mask before the handler, restored by sigreturn */
 };
 _Static_assert(sizeof(struct fl_sigframe) % 16 == 0, "signal frames keep sp 16-byte aligned");
+
+/*
+ * What an FL_SA_SIGINFO handler gets in a1: where the signal came from.
+ * The kernel writes it on the handler's stack right above the signal
+ * frame (at frame + sizeof(struct fl_sigframe)), so the handler's stack
+ * from sp upwards is: struct fl_sigframe (a2, the "ucontext": the
+ * interrupted registers and mask, as for any handler), then struct
+ * fl_siginfo (a1), then the interrupted stack. sigreturn reads only the
+ * frame. sigtimedwait fills the same structure.
+ */
+struct fl_siginfo {
+    int32_t  si_signo;          /* the signal */
+    int32_t  si_code;           /* SI_* for a sent signal, else the fault's code below */
+    int32_t  si_pid;            /* the sender's pid (SI_USER, SI_TKILL), else 0 */
+    int32_t  si_pad;
+    uint64_t si_addr;           /* SIGSEGV, SIGBUS, SIGILL, SIGTRAP: the faulting address */
+    uint64_t si_reserved;
+};
+_Static_assert(sizeof(struct fl_siginfo) % 16 == 0, "siginfo keeps sp 16-byte aligned");
+
+/* si_code: how a signal was sent (Linux's values) */
+#define SI_USER       0         /* kill() */
+#define SI_KERNEL     0x80      /* the kernel: the console's ^C, ^\ */
+#define SI_TKILL      (-6)      /* tkill() */
+/* si_code of a fault, per signal */
+#define SEGV_MAPERR   1         /* SIGSEGV: nothing mapped at si_addr */
+#define SEGV_ACCERR   2         /* SIGSEGV: mapped, but not for that access */
+#define BUS_ADRALN    1         /* SIGBUS: misaligned address */
+#define BUS_ADRERR    2         /* SIGBUS: no memory or device there, or its page could not be read */
+#define ILL_ILLOPC    1         /* SIGILL: illegal instruction */
+#define TRAP_BRKPT    1         /* SIGTRAP: breakpoint */
+
+/* sigaltstack(): an alternate stack for FL_SA_ONSTACK handlers, per thread */
+struct fl_stack {
+    uint64_t ss_sp;             /* lowest address of the stack */
+    int32_t  ss_flags;          /* SS_DISABLE to turn it off; SS_ONSTACK is reported, not set */
+    int32_t  ss_pad;
+    uint64_t ss_size;           /* bytes, at least MINSIGSTKSZ */
+};
+#define SS_ONSTACK    1         /* (old_ss) the thread is running on it now */
+#define SS_DISABLE    2         /* no alternate stack */
+#define MINSIGSTKSZ   2048      /* a frame, its siginfo and a small handler */
+#define SIGSTKSZ      8192      /* what a program usually wants */
+
+/* sigtimedwait()'s timeout */
+struct fl_timespec {
+    int64_t tv_sec;
+    int64_t tv_nsec;            /* 0 .. 999,999,999 */
+};
 
 #define FL_NAME_MAX   16   /* process name, including the NUL */
 /* The console edits a line of up to this many bytes, its newline included,

@@ -31,9 +31,52 @@ static uint32_t pick_cursor;   /* where the next scan starts: fairness hint */
  */
 static uint32_t runnable_count;
 
+/*
+ * Which threads are RUNNABLE and which SLEEPING, one bit per slot of the
+ * thread table, changed with the thread's lock held next to its state.
+ * A pick or a wakeup visits only the threads in the set it wants, found a
+ * word at a time, instead of peeking at all MAX_THREADS states: on a
+ * machine with a few dozen threads that scan was most of a yield and of
+ * every wakeup. Readers peek without locks and check the state under the
+ * thread's lock, as before.
+ */
+#define SET_WORD_BITS 64
+#define SET_WORDS (MAX_THREADS / SET_WORD_BITS)
+_Static_assert(MAX_THREADS % SET_WORD_BITS == 0, "sched: thread sets are whole words");
+static uint64_t runnable_set[SET_WORDS], sleeping_set[SET_WORDS];
+
+static void set_add(uint64_t *set, const struct thread *t)
+{
+    uint32_t i = (uint32_t)(t - threads);
+    __atomic_fetch_or(&set[i / SET_WORD_BITS], 1UL << (i % SET_WORD_BITS), __ATOMIC_SEQ_CST);
+}
+
+static void set_remove(uint64_t *set, const struct thread *t)
+{
+    uint32_t i = (uint32_t)(t - threads);
+    __atomic_fetch_and(&set[i / SET_WORD_BITS], ~(1UL << (i % SET_WORD_BITS)), __ATOMIC_SEQ_CST);
+}
+
+/* The first slot at or after `from` whose bit is set, or MAX_THREADS. */
+static uint32_t set_next(const uint64_t *set, uint32_t from)
+{
+    if (from >= MAX_THREADS)
+        return MAX_THREADS;
+    uint32_t k = from / SET_WORD_BITS;
+    uint64_t w = __atomic_load_n(&set[k], __ATOMIC_RELAXED) & (~0UL << (from % SET_WORD_BITS));
+    while (!w) {
+        if (++k == SET_WORDS)
+            return MAX_THREADS;
+        w = __atomic_load_n(&set[k], __ATOMIC_RELAXED);
+    }
+    return k * SET_WORD_BITS + (uint32_t)arch_log2_floor(w & -w);   /* lowest set bit */
+}
+
 static void became_runnable(struct thread *t)
 {
     t->state = T_RUNNABLE;
+    set_remove(sleeping_set, t);
+    set_add(runnable_set, t);
     __atomic_add_fetch(&runnable_count, 1, __ATOMIC_SEQ_CST);
 }
 
@@ -78,17 +121,22 @@ static struct thread *pick_next(struct cpu *c)
     if (handed)
         return handed;
     uint32_t start = __atomic_load_n(&pick_cursor, __ATOMIC_RELAXED);
-    for (uint32_t i = 0; i < MAX_THREADS; i++) {
-        struct thread *t = &threads[(start + i) % MAX_THREADS];
-        /* Unlocked peek first: taking 128 locks per pick would be slow. */
-        if (t->state != T_RUNNABLE || !may_run_here(t, c))
-            continue;
-        spin_lock(&t->lock);
-        if (t->state == T_RUNNABLE && may_run_here(t, c)) {
-            __atomic_store_n(&pick_cursor, (start + i + 1) % MAX_THREADS, __ATOMIC_RELAXED);
-            return t;
+    /* From the cursor to the end, then from the start to the cursor. */
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t end = pass ? start : MAX_THREADS;
+        for (uint32_t i = set_next(runnable_set, pass ? 0 : start); i < end;
+             i = set_next(runnable_set, i + 1)) {
+            struct thread *t = &threads[i];
+            /* Unlocked peek first: a lock per candidate would be slow. */
+            if (t->state != T_RUNNABLE || !may_run_here(t, c))
+                continue;
+            spin_lock(&t->lock);
+            if (t->state == T_RUNNABLE && may_run_here(t, c)) {
+                __atomic_store_n(&pick_cursor, (i + 1) % MAX_THREADS, __ATOMIC_RELAXED);
+                return t;
+            }
+            spin_unlock(&t->lock);
         }
-        spin_unlock(&t->lock);
     }
     return NULL;
 }
@@ -97,7 +145,7 @@ static bool work_for(const struct cpu *c)
 {
     if (none_runnable())
         return false;
-    for (uint32_t i = 0; i < MAX_THREADS; i++) {
+    for (uint32_t i = set_next(runnable_set, 0); i < MAX_THREADS; i = set_next(runnable_set, i + 1)) {
         const struct thread *t = &threads[i];
         if (t->state == T_RUNNABLE && may_run_here(t, c))
             return true;
@@ -116,6 +164,7 @@ static void switch_address_space(struct cpu *c, uint64_t root)
 static void run(struct cpu *c, struct thread *t)
 {
     t->state = T_RUNNING;
+    set_remove(runnable_set, t);
     __atomic_sub_fetch(&runnable_count, 1, __ATOMIC_SEQ_CST);
     t->cpu = (int)c->id;
     t->tf.kernel_tp = (uint64_t)c;
@@ -227,6 +276,7 @@ static void sleep_common(void *chan, struct spinlock *lk, bool interruptible)
     }
     t->chan = chan;
     t->state = T_SLEEPING;
+    set_add(sleeping_set, t);
     if (lk != &t->lock)
         spin_unlock(lk);
     sched();
@@ -258,7 +308,7 @@ void make_runnable(struct thread *t)
 void wakeup(void *chan)
 {
     struct thread *self = current_thread();
-    for (int i = 0; i < MAX_THREADS; i++) {
+    for (uint32_t i = set_next(sleeping_set, 0); i < MAX_THREADS; i = set_next(sleeping_set, i + 1)) {
         struct thread *t = &threads[i];
         if (t == self || t->state != T_SLEEPING)
             continue;

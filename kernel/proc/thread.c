@@ -175,7 +175,8 @@ struct thread *thread_alloc(struct proc *p, const char *name)
         t->kentry = NULL;
         t->karg = NULL;
         t->utime = t->stime = 0;
-        t->sig_pending = t->sig_blocked = t->sig_fault_addr = 0;
+        t->sig_pending = t->sig_blocked = t->sig_waiting = 0;
+        t->sig_altstack_sp = t->sig_altstack_size = 0;
         t->sig_posted_at = t->sig_ipi_at = t->sig_interrupted_at = 0;
         t->stamp = arch_read_time();
         kstrlcpy(t->name, name, sizeof t->name);

@@ -159,7 +159,7 @@ static long syscall_signal(struct thread *t, int sig)
 {
     struct proc *p = t->proc;
     spin_lock(&p->lock);
-    proc_post_signal(p, sig);
+    proc_post_signal(p, sig, current_proc()->pid);   /* from the emulator, as a kill */
     spin_unlock(&p->lock);
     return -EINTR;
 }

@@ -14,6 +14,7 @@
  *  - SIGKILL never goes to the fuzz parent or its group (other signals
  *    do: the parent ignores them); the shell's pid is never named at all.
  *  - setpgid never joins the shell's group (kill(0) would then reach it).
+ *  - sigsuspend, sigtimedwait and sigaltstack: see sigwait.c.
  *  - ulf_attach never names a real process (see there).
  */
 #include "child.h"
@@ -143,6 +144,10 @@ static bool constrain(const struct fuzz_call *c, long nr, uint64_t *a, bool in_t
             return false;
         }
         return true;
+    case SYS_sigsuspend:
+    case SYS_sigtimedwait:
+    case SYS_sigaltstack:
+        return constrain_signal_wait(c, nr, a);
     default:
         return fuzz_specs[c->spec].fate == F_MAY_END && nr != SYS_sigaction;
     }

@@ -88,6 +88,9 @@ SYSCALL          meter_reset,       SYS_meter_reset
 SYSCALL          nop,               SYS_nop
 SYSCALL          vmstat,            SYS_vmstat
 SYSCALL          vmctl,             SYS_vmctl
+SYSCALL          sigsuspend,        SYS_sigsuspend
+SYSCALL          sigaltstack,       SYS_sigaltstack
+SYSCALL          sigtimedwait,      SYS_sigtimedwait
 SYSCALL          setpgid,           SYS_setpgid
 SYSCALL          getpgid,           SYS_getpgid
 SYSCALL          setsid,            SYS_setsid

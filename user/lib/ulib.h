@@ -79,6 +79,13 @@ int   setsid(void);
 int   getsid(int pid);
 int   tcsetpgrp(int fd, int pgid);    /* fd on the console */
 int   tcgetpgrp(int fd);              /* 0 if no foreground group */
+/* Waiting for signals (see include/faultline/syscall.h). sigsuspend
+ * returns -EINTR once a handler has run, with the old mask back;
+ * sigtimedwait returns the signal it took, -EAGAIN on timeout, -EINTR if
+ * a handled signal came first (timeout NULL: wait for ever). */
+int   sigsuspend(const uint64_t *mask);
+int   sigaltstack(const struct fl_stack *ss, struct fl_stack *old);
+int   sigtimedwait(const uint64_t *set, struct fl_siginfo *info, const struct fl_timespec *timeout);
 /* User-level fault handlers and trap forwarding (docs/ulf.md). */
 long  ulf_attach(int pid, void *addr, unsigned long len, int prot, int flags);
 void *ulf_grant(unsigned long frames);          /* the frames' address, or -errno (ptr_error) */
@@ -120,6 +127,15 @@ void __sigreturn_trampoline(void);
 int   signal(int sig, sighandler_t handler);
 #define SIG_DFL_HANDLER  ((sighandler_t)(uintptr_t)SIG_DFL)
 #define SIG_IGN_HANDLER  ((sighandler_t)(uintptr_t)SIG_IGN)
+/* An FL_SA_SIGINFO handler: the signal, where it came from, and the
+ * frame (the "ucontext": regs and mask, as for any handler). */
+typedef void (*siginfo_handler_t)(int sig, struct fl_siginfo *info, struct fl_sigframe *frame);
+/* Installs an FL_SA_SIGINFO handler with extra flags (FL_SA_ONSTACK ...)
+ * and mask; returns 0 or -errno. */
+int   sigaction_info(int sig, siginfo_handler_t handler, uint64_t mask, uint32_t flags);
+/* Waits until a signal is delivered to a handler: sigsuspend with the
+ * mask as it is. Returns -EINTR. */
+int   pause(void);
 
 /* ---- threads (lib/thread.c) ---- */
 typedef long (*thread_fn)(void *arg);
