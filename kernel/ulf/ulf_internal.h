@@ -87,7 +87,6 @@ struct ulf_grant {
 
 extern struct ulf_handler ulf_handlers[MAX_PROCS];
 extern struct ulf_client ulf_clients[MAX_PROCS];
-extern struct ulf_grant ulf_grants[ULF_GRANTS_MAX];
 
 static inline struct ulf_client *client_of(const struct proc *p)
 {
