@@ -24,7 +24,7 @@ SIGSEGV = 11
 MEM = "mem=16M"
 DISK = "64M"
 TESTS = ("read_fault", "write_fault", "exec_fault", "permission_upgrade", "refused_fault",
-         "usercopy_fault", "protection", "quota", "emulate", "handler_killed", "handler_exits",
+         "usercopy_fault", "whole_space", "protection", "quota", "emulate", "handler_killed", "handler_exits",
          "handler_faults")
 # The kill lines the suite causes on purpose: the refused fault no one
 # catches, and each of the two threads waiting on a handler that went away
@@ -36,8 +36,8 @@ HANDLER_ENDINGS = 3
 WAITING_THREADS = 2
 
 
-def boot(machine, mm, cpus):
-    m = boot_to_shell(machine, cpus=cpus, append=f"mm={mm} {MEM}", disk_size=DISK)
+def boot(machine, mm, cpus, icount=False):
+    m = boot_to_shell(machine, cpus=cpus, append=f"mm={mm} {MEM}", disk_size=DISK, icount=icount)
     wait_for_log(m, SWAP_LINE.pattern)
     return m
 
@@ -60,9 +60,12 @@ def assert_all_passed(m, out):
 
 @pytest.mark.timeout(ULFTESTS_TIMEOUT + 180)
 @pytest.mark.parametrize("mm", ["paging", "swap"])
-@pytest.mark.parametrize("cpus", [1, 2], ids=["1hart", "2harts"])
-def test_ulftests(machine, mm, cpus):
-    m = boot(machine, mm, cpus)
+@pytest.mark.parametrize("cpus,icount", [(1, False), (2, False), (2, True)],
+                         ids=["1hart", "2harts", "2harts-icount"])
+def test_ulftests(machine, mm, cpus, icount):
+    """Under -icount QEMU runs the harts in turn: a handoff between the
+    two harts must not depend on host timing."""
+    m = boot(machine, mm, cpus, icount=icount)
     out = run_ulftests(m)
     assert_all_passed(m, out)
     causes = [k.group("cause") for k in KILL_LINE.finditer(out)]
@@ -134,10 +137,22 @@ def test_upager_under_swap_manager(machine):
     assert st_vm["ulf_frames"] == 0, st_vm
 
 
+def test_upager_whole_space(machine):
+    """-a: hog's anonymous mappings (-s) and its stack are paged at user
+    level too; every page checks out."""
+    m = boot(machine, "paging", 2)
+    status, rec, st, out = run_upager(m, "-a -f 32 -p lru hog -p 1 -m 512 -s")
+    assert_clean(status, rec, out, 1, 512, 2, "mmap", False)
+    # 128 mapped pages through 32 frames, and a few of the stack
+    assert st["zero_fills"] > 128 and st["evictions"] > 0, st
+    st_vm = assert_no_leak(m, "paging")
+    assert st_vm["ulf_frames"] == 0, st_vm
+
+
 def test_upager_usage(shell):
     for args in ("", "-f", "-f 0 hog", "-f 99999 hog", "-p nru hog", "-x hog"):
         out = shell.run_shell(f"upager {args}".strip())
-        assert "usage: upager [-f FRAMES] [-p fifo|clock|lru] PROG [ARGS...]" in out, args
+        assert "usage: upager [-a] [-f FRAMES] [-p fifo|clock|lru] PROG [ARGS...]" in out, args
     out = shell.run_shell("upager nosuchprogram")
     assert "upager: nosuchprogram: no such file" in out, out
 
