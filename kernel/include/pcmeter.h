@@ -61,9 +61,8 @@ void pcmeter_thread_start(enum pcm_who w);
 void pcmeter_thread_stop(enum pcm_who w);
 
 /* The scheduler's side (sched.c): a thread leaves the hart, the hart
- * idles for `idle` cycles, a thread is about to be switched in. */
-void pcmeter_switch_out(struct cpu *c, struct thread *t);
+ * idles for `idle` cycles, a thread is about to be switched in. The
+ * switch-out and switch-in halves are inline in pcmeter_switch.h. */
 void pcmeter_idle(struct cpu *c, uint64_t idle);
-void pcmeter_switch_in(struct cpu *c);
 
 #endif
