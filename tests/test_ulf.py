@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from qemu_helpers import boot_to_shell, wait_for_log
+from qemu_helpers import assert_guest_tests_passed, boot_to_shell, run_guest_program, wait_for_log
 from test_faults import KILL_LINE, assert_alive
 from test_hog import HOG_JSON, HOG_TIMEOUT, assert_clean, wait_after
 from test_shell import background, wait_job_done
@@ -43,17 +43,11 @@ def boot(machine, mm, cpus, icount=False):
 
 
 def run_ulftests(m, args=""):
-    command = f"ulftests {args}".strip()
-    m.send(command)
-    m.expect(re.escape(command) + r"\n", timeout=30)
-    return m.expect_prompt(timeout=ULFTESTS_TIMEOUT, idle_timeout=ULFTESTS_SILENCE)
+    return run_guest_program(m, f"ulftests {args}".strip(), ULFTESTS_TIMEOUT, ULFTESTS_SILENCE)
 
 
 def assert_all_passed(m, out):
-    failed = [line for line in out.splitlines() if "FAILED" in line]
-    assert "FL-PANIC" not in m.log, m.log[-3000:]
-    assert not failed, "ulftests reported failures:\n" + "\n".join(failed)
-    assert re.search(r"^ALL TESTS PASSED$", out, re.MULTILINE), out[-3000:]
+    assert_guest_tests_passed(m, out, "ulftests")
     for name in TESTS:
         assert re.search(rf"^{name}: OK$", out, re.MULTILINE), name
 
