@@ -42,12 +42,14 @@ enum region_kind {
 
 struct region {
     vaddr_t start, end;    /* page aligned, end exclusive */
-    unsigned prot;         /* PROT_R/W/X (PROT_U implied) */
-    enum region_kind kind;
+    /* Packed into one word: every space has ASPACE_MAX_REGIONS of these,
+     * and there are MAX_ASPACES spaces (a word more each is 32 KiB). */
+    unsigned prot : 16;            /* PROT_R/W/X (PROT_U implied) */
+    enum region_kind kind : 8;
     /* Its missing pages are a user-level fault handler's to provide
      * (kernel/ulf): a fault here goes to the space's handler, and a page
      * is present only when the handler loaded one of its frames. */
-    bool managed;
+    bool managed : 1;
     /* REGION_IMAGE: the segment's file bytes in the initrd (which stays in
      * memory), placed at src_va; the rest of the region is zero. A page
      * is filled from here whenever it has no other copy. A program from a
