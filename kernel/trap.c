@@ -117,7 +117,7 @@ void trap_user_exception(struct trapframe *tf, const struct trap_record *tr)
     if (fp.mapped_at)
         meter_record(FL_METER_FAULT_MAP_TO_EXIT, fp.mapped_at, meter_now());
     if (meters_enabled)
-        pcmeter_add(PCM_FAULT, meter_now() - tf->entry_stamp - (t->offcpu_cycles - fp.off_at_entry));
+        pcmeter_fault(meter_now() - tf->entry_stamp, t->offcpu_cycles - fp.off_at_entry);
 }
 
 enum trap_kernel_action trap_kernel_exception(const struct trap_record *tr, bool intr_were_on,

@@ -223,7 +223,7 @@ static const struct {
     { "sh",          "sh [FILE]: this shell" },
     { "sigtests",    "in-guest tests of signals" },
     { "sleep",       "sleep MS: wait MS milliseconds" },
-    { "spin",        "spin [MS]: burn CPU in user mode for MS ms, or forever" },
+    { "spin",        "spin [-d DUTY] [MS]: burn CPU (DUTY% of each 20 ms) for MS ms, or forever" },
     { "threads",     "threads [N]: run N pinned threads, report their harts" },
     { "time",        "time CMD...: run CMD, report real, user and sys time" },
     { "uptime",      "time since boot, processes, free frames" },

@@ -282,6 +282,9 @@ struct fl_vmstat {
     uint64_t sw_coremgr, sw_coremgr_cycles;
     uint64_t sw_pdmgr, sw_pdmgr_cycles;
     uint64_t sw_preempt, sw_preempt_cycles;
+    uint64_t pcm_fault_delay_cycles;  /* user page faults, entry to exit, waits included */
+    uint64_t idle_cycles;      /* every hart's turns of the scheduler that found nothing to run */
+    uint64_t clock_cycles;     /* the cycle counter when read, the clock of the cycles above */
 };
 
 /*

@@ -42,6 +42,8 @@ struct pcmeter_totals {
     uint64_t events[PCM_NWHO];    /* faults, manager wake-ups, disk interrupts */
     uint64_t switches[PCM_NSW];
     uint64_t switch_cycles[PCM_NSW];
+    uint64_t fault_delay;         /* faults entry to exit, their waits included */
+    uint64_t idle;                /* idle turns of every hart's scheduler */
 };
 
 extern struct pcmeter_totals pcmeter;
@@ -50,6 +52,14 @@ static inline void pcmeter_add(enum pcm_who w, uint64_t cycles)
 {
     __atomic_fetch_add(&pcmeter.cycles[w], cycles, __ATOMIC_RELAXED);
     __atomic_fetch_add(&pcmeter.events[w], 1, __ATOMIC_RELAXED);
+}
+
+/* A user page fault took `elapsed` cycles from entry to exit, `away` of
+ * them switched out or in interrupts. */
+static inline void pcmeter_fault(uint64_t elapsed, uint64_t away)
+{
+    pcmeter_add(PCM_FAULT, elapsed - away);
+    __atomic_fetch_add(&pcmeter.fault_delay, elapsed, __ATOMIC_RELAXED);
 }
 
 /* The current thread's reason for its next switch-out (sched.c reads and

@@ -49,6 +49,7 @@ void pcmeter_switch_out(struct cpu *c, struct thread *t)
 void pcmeter_idle(struct cpu *c, uint64_t idle)
 {
     c->pcm_idle += idle;
+    __atomic_fetch_add(&pcmeter.idle, idle, __ATOMIC_RELAXED);
 }
 
 void pcmeter_switch_in(struct cpu *c)
