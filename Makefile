@@ -181,7 +181,7 @@ gdb: ## attach gdb-multiarch to the QEMU of `make qemu-gdb`, with the kernel's s
 test: ## build, then run every test: host unit tests and QEMU integration tests
 	@$(PYTHON) tools/setup.py --test
 	@$(MAKE) --no-print-directory all
-	FL_BUILD=$(BUILD) FL_ARCH=$(ARCH_QEMU) $(PYTHON) -m pytest -q -n 2 tests
+	FL_BUILD=$(BUILD) FL_ARCH=$(ARCH_QEMU) $(PYTHON) -m pytest -q -n 2 -m "not long" tests
 
 # Microbenchmarks under -icount: one boot per configuration they need
 # (default mm with a disk and CPUS harts; mm=swap for swapin; meters=off),
@@ -251,7 +251,7 @@ TEST_DEBUG_BUILD = $(if $(filter 1,$(strip $(DEBUG))),$(BUILD),$(DEBUG_BUILD))
 test-debug: ## build with DEBUG=1 (lock-rank checks on), then run every test against build-debug/
 	@$(PYTHON) tools/setup.py --test
 	@$(MAKE) --no-print-directory all DEBUG=1 BUILD=$(TEST_DEBUG_BUILD)
-	FL_BUILD=$(TEST_DEBUG_BUILD) FL_ARCH=$(ARCH_QEMU) $(PYTHON) -m pytest -q -n 2 tests
+	FL_BUILD=$(TEST_DEBUG_BUILD) FL_ARCH=$(ARCH_QEMU) $(PYTHON) -m pytest -q -n 2 -m "not long" tests
 
 test-host: ## only the host unit tests (no QEMU, no cross build)
 	FL_BUILD=$(BUILD) $(PYTHON) -m pytest -q -m host tests

@@ -13,6 +13,7 @@
 #include "usercopy.h"
 #include "irq.h"
 #include "pcmeter.h"
+#include "ulf.h"
 #include <faultline/errno.h>
 
 /* A fault that spent time switched out (waiting for the disk or for
@@ -68,11 +69,48 @@ static __attribute__((noinline, cold)) void user_fault_kill(const struct trap_re
     proc_user_fault(why ? why : arch_trap_name(tr), tr->pc, tr->addr, sig);
 }
 
-/* A user fault: a handler for its signal takes it instead of the kill. */
+int trap_si_code(int kind, int sig)
+{
+    switch ((enum trap_kind)kind) {
+    case TRAP_PAGE_FAULT:   return sig == SIGSEGV ? SEGV_MAPERR : BUS_ADRERR;
+    case TRAP_ACCESS_FAULT: return BUS_ADRERR;
+    case TRAP_MISALIGNED:   return BUS_ADRALN;
+    case TRAP_ILLEGAL:      return ILL_ILLOPC;
+    case TRAP_BREAKPOINT:   return TRAP_BRKPT;
+    default:                return SI_KERNEL;
+    }
+}
+
+/* A user fault: a handler for its signal takes it instead of the kill.
+ * It is posted with the trap's kind; its si_code, and for an instruction
+ * that could not run its address, are worked out only for a handler that
+ * asks for a siginfo (signal.c), so other catches pay nothing. */
 static inline void user_fault_signal(const struct trap_record *tr, int sig, const char *why)
 {
-    if (!signal_catch_fault(sig, tr->addr))
+    if (!signal_catch_fault(sig, SIG_CODE_TRAP(tr->c.kind), tr->addr))
         user_fault_kill(tr, sig, why);
+}
+
+/* A fault in a managed region: its handler answers (kernel/ulf), with
+ * interrupts on; the thread sleeps meanwhile, holding no lock. */
+static void user_fault_forward(struct trapframe *tf, const struct trap_record *tr)
+{
+    int sig = 0;
+    const char *why = NULL;
+    enum ulf_verdict v = ulf_fault(tr->addr, (enum access)tr->c.access, tr->pc,
+                                   tf->entry_stamp, &sig, &why);
+    arch_intr_off();
+    switch (v) {
+    case ULF_RESUMED:          /* the instruction runs again */
+    case ULF_ABANDONED:        /* being killed: user_return_prepare ends it */
+        return;
+    case ULF_SIGNALLED:
+        user_fault_signal(tr, sig, "refused by its fault handler");
+        return;
+    case ULF_KILLED:
+        proc_user_fault(why, tr->pc, tr->addr, SIGKILL);
+        return;
+    }
 }
 
 /* A page fault from user mode: the memory manager resolves it, or says
@@ -86,6 +124,10 @@ static void user_page_fault(struct trapframe *tf, const struct trap_record *tr,
     struct fault_outcome out;
     enum fault_resolution res = fault_until_settled(t->proc, tr->addr,
                                                     (enum access)tr->c.access, fp, &out);
+    if (__builtin_expect(res == FAULT_FORWARD, 0)) {
+        user_fault_forward(tf, tr);
+        return;
+    }
     arch_intr_off();
     switch (res) {
     case FAULT_MAPPED:
@@ -97,7 +139,7 @@ static void user_page_fault(struct trapframe *tf, const struct trap_record *tr,
         proc_user_fault(out.why, tr->pc, tr->addr, out.sig);
         return;
     case FAULT_SIGNAL:
-    case FAULT_FORWARD:        /* no fault handlers yet: as a signal */
+    case FAULT_FORWARD:        /* forwarded above */
         user_fault_signal(tr, out.sig, out.why);
         return;
     }
@@ -116,8 +158,26 @@ void trap_user_exception(struct trapframe *tf, const struct trap_record *tr)
     user_return_prepare(t);
     if (fp.mapped_at)
         meter_record(FL_METER_FAULT_MAP_TO_EXIT, fp.mapped_at, meter_now());
-    if (meters_enabled)
+    if (pcmeters_enabled)
         pcmeter_fault(meter_now() - tf->entry_stamp, t->offcpu_cycles - fp.off_at_entry);
+}
+
+/* A user copy touched a managed page: the handler answers as for a
+ * fault in user mode, and the copy is retried, or fails with -EFAULT. */
+static __attribute__((noinline)) enum trap_kernel_action
+kernel_fault_forward(const struct trap_record *tr)
+{
+    int sig = 0;
+    const char *why = NULL;
+    uint64_t user_pc = tf_pc(&current_thread()->tf);
+    enum ulf_verdict v = ulf_fault(tr->addr, (enum access)tr->c.access, user_pc, meter_now(),
+                                   &sig, &why);
+    arch_intr_off();
+    if (v == ULF_RESUMED)
+        return TRAP_KERNEL_RETRY;
+    if (v == ULF_KILLED)
+        proc_user_fault(why, user_pc, tr->addr, SIGKILL);
+    return TRAP_KERNEL_FIXUP;
 }
 
 enum trap_kernel_action trap_kernel_exception(const struct trap_record *tr, bool intr_were_on,
@@ -132,6 +192,8 @@ enum trap_kernel_action trap_kernel_exception(const struct trap_record *tr, bool
         struct fault_outcome out;
         enum fault_resolution res = fault_until_settled(p, tr->addr, (enum access)tr->c.access,
                                                         &probe, &out);
+        if (res == FAULT_FORWARD && intr_were_on)
+            return kernel_fault_forward(tr);
         arch_intr_off();
         if (res == FAULT_KILL)
             proc_user_fault(out.why, tr->pc, tr->addr, out.sig);

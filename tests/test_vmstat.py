@@ -17,7 +17,7 @@ FIELDS = ["mm", "page_size", "frames_total", "frames_free", "swap_total", "swap_
           "faults", "zero_fills", "image_fills", "minor_faults", "pageins", "pageouts",
           "reclaims", "clock_scans", "swapins", "swapouts", "swapin_pages", "swapout_pages",
           "io_errors", "oom_kills", "low_water", "high_water", "frames_user", "resident_total", "swap_owned",
-          "zero_maps",
+          "zero_maps", "ulf_frames",
           "core_waits", "cm_passes", "cm_freed", "cm_handoffs", "pd_batches", "pd_writes",
           "prezeroed", "zeroed_fills", "frames_zeroed",
           "pcm_fault_cycles", "pcm_faults", "pcm_coremgr_cycles", "pcm_coremgr_runs",

@@ -88,7 +88,7 @@ def idle_run(args, cfg: dict, pc: str, duty: int, workdir: Path) -> dict:
                    arch=args.arch)
     try:
         m.start(cpus=IDLE_CPUS, disk_size=DISK_SIZE,
-                append=f"mm=paging pc={pc} mem={cfg['idle_mem']}K")
+                append=f"mm=paging pc={pc} mem={cfg['idle_mem']}K pcmeters=on")
         m.expect_prompt(timeout=BOOT_TIMEOUT)   # the harts are online before init starts
         if duty:
             for _ in range(LOAD_PROCS):

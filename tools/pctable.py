@@ -131,7 +131,7 @@ def run_one(args, pc: str, mem_k: int, workdir: Path) -> dict:
                    arch=args.arch)
     try:
         m.start(cpus=args.cpus, icount=True, disk_size=DISK_SIZE,
-                append=f"mm=paging pc={pc} mem={mem_k}K")
+                append=f"mm=paging pc={pc} mem={mem_k}K pcmeters=on")
         m.expect_prompt(timeout=BOOT_TIMEOUT)   # the harts are online before init starts
         before = vmstat(m)
         m.send(f"hog {args.hog}")

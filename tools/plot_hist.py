@@ -195,8 +195,10 @@ def path_rows(benches: dict) -> list:
                 return obj["unit"]
         return "?"
 
-    calls = [whole(n) for n in ("getpid", "nop", "signal_self", "sigreturn", "segv_catch")]
+    calls = [whole(n) for n in ("getpid", "nop", "signal_self", "kill_self", "sigreturn",
+                                "segv_catch")]
     calls.append(whole("signal_cross", ("delivery", "return"), key="median"))
+    calls += [whole(n) for n in ("sigpingpong", "sigpingpong_cross")]
     faults = [whole("fault_zero", ("entry_to_frame", "zeroing", "frame_to_map", "map_to_exit")),
               whole("minor_fault", ("remap",))]
     pagein = benches.get("pagein")

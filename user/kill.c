@@ -1,7 +1,8 @@
 /* kill [-SIG] [--] PID...: sends SIG (a number or a name such as KILL or
  * SIGKILL; default TERM) to each PID. A negative PID -N names process
  * group N (every process in it); "--" ends the options, so that
- * `kill -- -N` sends the default signal to a group. */
+ * `kill -- -N` sends the default signal to a group. Signal 0 sends
+ * nothing: the status says whether each PID could be signalled. */
 #include "ulib.h"
 
 #define DEFAULT_SIGNAL SIGTERM
@@ -16,13 +17,14 @@ static const struct {
     { "PIPE", SIGPIPE }, { "ALRM", SIGALRM }, { "TERM", SIGTERM }, { "CHLD", SIGCHLD },
 };
 
-/* Returns the signal number, or -1 if spec names none. */
+/* Returns the signal number (0 for "0": none, only the check), or -1 if
+ * spec names none. */
 static int parse_signal(const char *spec)
 {
     if (isdigit(*spec)) {
         char *end;
         long n = strtol(spec, &end, 10);
-        return (*end || n <= 0 || n >= NSIG) ? -1 : (int)n;
+        return (*end || n < 0 || n >= NSIG) ? -1 : (int)n;
     }
     static const char prefix[] = "SIG";
     if (strncmp(spec, prefix, sizeof prefix - 1) == 0)

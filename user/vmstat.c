@@ -58,6 +58,7 @@ static const struct counter counters[] = {
     COUNTER(resident_total, NULL,     true),
     COUNTER(swap_owned,    NULL,      true),
     COUNTER(zero_maps,     NULL,      false),
+    COUNTER(ulf_frames,    NULL,      true),
     COUNTER(core_waits,    "cwait",   false),
     COUNTER(cm_passes,     "cmpass",  false),
     COUNTER(cm_freed,      "cmfree",  false),

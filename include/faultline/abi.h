@@ -67,9 +67,12 @@
 /* fl_sigaction.flags */
 #define FL_SA_NODEFER    0x1   /* do not block the signal while its handler runs */
 #define FL_SA_RESETHAND  0x2   /* back to SIG_DFL once the handler is entered */
+#define FL_SA_SIGINFO    0x4   /* handler(int sig, struct fl_siginfo *info, struct fl_sigframe *uc) */
+#define FL_SA_ONSTACK    0x8   /* run the handler on the alternate stack (sigaltstack) */
 
 struct fl_sigaction {
-    uint64_t handler;      /* SIG_DFL, SIG_IGN or void (*)(int sig, uint64_t addr, struct fl_sigframe *) */
+    uint64_t handler;      /* SIG_DFL, SIG_IGN or void (*)(int sig, uint64_t addr, struct fl_sigframe *);
+                              with FL_SA_SIGINFO, void (*)(int sig, struct fl_siginfo *, struct fl_sigframe *) */
     uint64_t restorer;     /* code the handler returns to; must issue SYS_sigreturn */
     uint64_t mask;         /* blocked, in addition, while the handler runs */
     uint32_t flags;        /* FL_SA_* */
@@ -104,6 +107,55 @@ struct fl_sigframe {
     uint64_t blocked;           /* the thread's mask before the handler, restored by sigreturn */
 };
 _Static_assert(sizeof(struct fl_sigframe) % 16 == 0, "signal frames keep sp 16-byte aligned");
+
+/*
+ * What an FL_SA_SIGINFO handler gets in a1: where the signal came from.
+ * The kernel writes it on the handler's stack right above the signal
+ * frame (at frame + sizeof(struct fl_sigframe)), so the handler's stack
+ * from sp upwards is: struct fl_sigframe (a2, the "ucontext": the
+ * interrupted registers and mask, as for any handler), then struct
+ * fl_siginfo (a1), then the interrupted stack. sigreturn reads only the
+ * frame. sigtimedwait fills the same structure.
+ */
+struct fl_siginfo {
+    int32_t  si_signo;          /* the signal */
+    int32_t  si_code;           /* SI_* for a sent signal, else the fault's code below */
+    int32_t  si_pid;            /* the sender's pid (SI_USER, SI_TKILL), else 0 */
+    int32_t  si_pad;
+    uint64_t si_addr;           /* SIGSEGV, SIGBUS, SIGILL, SIGTRAP: the faulting address */
+    uint64_t si_reserved;
+};
+_Static_assert(sizeof(struct fl_siginfo) % 16 == 0, "siginfo keeps sp 16-byte aligned");
+
+/* si_code: how a signal was sent (Linux's values) */
+#define SI_USER       0         /* kill() */
+#define SI_KERNEL     0x80      /* the kernel: the console's ^C, ^\ */
+#define SI_TKILL      (-6)      /* tkill() */
+/* si_code of a fault, per signal */
+#define SEGV_MAPERR   1         /* SIGSEGV: nothing mapped at si_addr */
+#define SEGV_ACCERR   2         /* SIGSEGV: mapped, but not for that access */
+#define BUS_ADRALN    1         /* SIGBUS: misaligned address */
+#define BUS_ADRERR    2         /* SIGBUS: no memory or device there, or its page could not be read */
+#define ILL_ILLOPC    1         /* SIGILL: illegal instruction */
+#define TRAP_BRKPT    1         /* SIGTRAP: breakpoint */
+
+/* sigaltstack(): an alternate stack for FL_SA_ONSTACK handlers, per thread */
+struct fl_stack {
+    uint64_t ss_sp;             /* lowest address of the stack */
+    int32_t  ss_flags;          /* SS_DISABLE to turn it off; SS_ONSTACK is reported, not set */
+    int32_t  ss_pad;
+    uint64_t ss_size;           /* bytes, at least MINSIGSTKSZ */
+};
+#define SS_ONSTACK    1         /* (old_ss) the thread is running on it now */
+#define SS_DISABLE    2         /* no alternate stack */
+#define MINSIGSTKSZ   2048      /* a frame, its siginfo and a small handler */
+#define SIGSTKSZ      8192      /* what a program usually wants */
+
+/* sigtimedwait()'s timeout */
+struct fl_timespec {
+    int64_t tv_sec;
+    int64_t tv_nsec;            /* 0 .. 999,999,999 */
+};
 
 #define FL_NAME_MAX   16   /* process name, including the NUL */
 /* The console edits a line of up to this many bytes, its newline included,
@@ -205,6 +257,11 @@ struct fl_sysinfo {
     X(SWAPOUT,       "vm.swapout",    "swap-out: start -> whole image on the device, less the time switched out") \
     X(SWAP_WAIT,     "vm.swap_wait",  "swap-in or swap-out: time switched out (device, TLB shootdown)") \
     X(MINOR_FAULT,   "vm.minor_fault", "fault on a resident page (simulated reference bit) -> remapped") \
+    X(ULF_TRANSFER,  "ulf.transfer",  "fault in a managed region -> its handler running (ulf_recv returns)") \
+    X(ULF_LOAD,      "ulf.load",      "ulf_load entry -> mapping installed") \
+    X(ULF_RESUME,    "ulf.resume",    "ulf_resume entry -> faulting thread on its way back to user mode") \
+    X(TRAP_FORWARD,  "trap.forward",  "system call of an emulated process -> its emulator running (ulf_recv returns)") \
+    X(TRAP_RESUME,   "trap.resume",   "emulator's ulf_resume entry -> emulated thread on its way back to user mode") \
     X(METER_SELF,    "meter.self",    "cost of recording one event (calibrated at boot)")
 
 #define FL_METER_ENUM_ENTRY(name, text, what) FL_METER_##name,
@@ -257,6 +314,10 @@ struct fl_vmstat {
     uint64_t resident_total;   /* sum of the live spaces' resident pages */
     uint64_t swap_owned;       /* sum of the live spaces' swapped pages */
     uint64_t zero_maps;        /* reads of untouched pages given the shared zero page */
+    /* Frames granted to user-level fault handlers (ulf_grant), held
+     * until they are neither in the handler's pool nor loaded anywhere:
+     * 0 once every handler and its clients are gone. */
+    uint64_t ulf_frames;
     /* pc=daemon's page control (all 0 under pc=inline): */
     uint64_t core_waits;       /* faults that found no free frame and awaited core */
     uint64_t cm_passes;        /* times the core manager refilled the free list */
@@ -268,7 +329,7 @@ struct fl_vmstat {
     uint64_t zeroed_fills;     /* demand-zero fills that took such a frame */
     uint64_t frames_zeroed;    /* gauge: free frames known to be zeroed now */
     /* Page control's CPU by who spends it, in cycles (kernel/include/pcmeter.h;
-     * 0 with meters=off): user page faults entry to exit less time away;
+     * 0 unless booted with pcmeters=on): user page faults entry to exit less time away;
      * the core and PD managers' threads; the disk's interrupt handler; and
      * the scheduler between a thread's switch-out and the next switch-in
      * (less idle), by why the thread left, with how many such switches. */
@@ -285,6 +346,56 @@ struct fl_vmstat {
     uint64_t pcm_fault_delay_cycles;  /* user page faults, entry to exit, waits included */
     uint64_t idle_cycles;      /* every hart's turns of the scheduler that found nothing to run */
     uint64_t clock_cycles;     /* the cycle counter when read, the clock of the cycles above */
+};
+
+/*
+ * User-level fault handlers and trap forwarding (docs/ulf.md). A process
+ * names itself the handler of a child's memory (ulf_attach); a fault
+ * there, or a system call of a child whose calls it emulates, suspends the
+ * thread and becomes a message that ulf_recv hands to the handler, which
+ * answers with ulf_load/ulf_unload and ulf_resume.
+ */
+#define FL_ULF_REGION    0x0   /* ulf_attach: a new managed region [addr, addr+len) with prot */
+#define FL_ULF_HEAP      0x1   /* ulf_attach: the child's heap, now and after exec */
+#define FL_ULF_SYSCALLS  0x2   /* ulf_attach: the child's system calls come to the caller */
+
+/* fl_ulf_msg.kind */
+#define FL_ULF_FAULT     1     /* a page fault: addr, access, pc */
+#define FL_ULF_SYSCALL   2     /* a system call: nr, args, pc (of the ecall) */
+#define FL_ULF_SYSRET    3     /* after FL_ULF_PASS_REPORT: the call's result */
+
+/* fl_ulf_msg.access */
+#define FL_ULF_READ      0
+#define FL_ULF_WRITE     1
+#define FL_ULF_EXEC      2
+
+/* ulf_resume's how */
+#define FL_ULF_RETRY       1   /* fault: run the faulting instruction again; SYSRET: go on */
+#define FL_ULF_SIGNAL      2   /* fault: deliver signal value with the fault address */
+#define FL_ULF_KILL        3   /* end the thread's process with SIGKILL */
+#define FL_ULF_RETURN      4   /* system call: answered, value is its result */
+#define FL_ULF_PASS        5   /* system call: the kernel performs it */
+#define FL_ULF_PASS_REPORT 6   /* the same, then a FL_ULF_SYSRET message with the result */
+
+/* Most frames one handler may hold at once (ulf_grant: -EDQUOT beyond). */
+#define FL_ULF_FRAME_QUOTA 1024
+
+struct fl_ulf_msg {
+    int32_t  kind;             /* FL_ULF_FAULT, FL_ULF_SYSCALL, FL_ULF_SYSRET */
+    int32_t  pid, tid;         /* who is waiting */
+    int32_t  access;           /* FL_ULF_READ/WRITE/EXEC (faults) */
+    uint64_t addr;             /* the faulting address (faults) */
+    uint64_t pc;               /* where the thread trapped */
+    uint64_t nr;               /* system call number */
+    uint64_t args[6];          /* its arguments, a0..a5 */
+    int64_t  result;           /* FL_ULF_SYSRET: what the call returned */
+};
+
+/* ulf_regs: a waiting thread's registers in the signal frame's order:
+ * regs[0] is the pc, regs[n] register n (riscv64: regs[10] is a0). */
+#define FL_ULF_NREGS 32
+struct fl_ulf_regs {
+    uint64_t regs[FL_ULF_NREGS];
 };
 
 /*

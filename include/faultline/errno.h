@@ -14,6 +14,8 @@
 #define ECHILD    10   /* no child to wait for */
 #define EAGAIN    11   /* try again: out of processes or threads */
 #define ENOMEM    12   /* out of memory */
+#define ENXIO      6   /* no such address: not in a region the caller manages */
+#define EACCES    13   /* permission denied: wider rights than the caller holds */
 #define EFAULT    14   /* bad user address */
 #define EBUSY     16   /* resource busy */
 #define EEXIST    17   /* file exists */
@@ -31,5 +33,6 @@
 #define ENAMETOOLONG 36 /* path too long */
 #define ENOSYS    38   /* no such system call */
 #define EDEADLK   35   /* would deadlock (joining oneself) */
+#define EDQUOT   122   /* quota exceeded: more frames than a fault handler may hold */
 
 #endif

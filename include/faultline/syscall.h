@@ -57,6 +57,20 @@
 #define SYS_getsid         45   /* (int pid or 0 for self) -> session id */
 #define SYS_tcsetpgrp      46   /* (int fd on the console, int pgid) -> 0: the console's foreground group */
 #define SYS_tcgetpgrp      47   /* (int fd on the console) -> foreground group id, 0 if none */
-#define SYS_COUNT          48   /* one past the highest number */
+/* More signals (signal.c, sigwait.c). */
+#define SYS_sigsuspend     48   /* (const uint64_t *mask) -> -EINTR once a handler has run; pause() uses it */
+#define SYS_sigaltstack    49   /* (const struct fl_stack *ss or NULL, struct fl_stack *old or NULL) -> 0 */
+#define SYS_sigtimedwait   50   /* (const uint64_t *set, struct fl_siginfo *info or NULL,
+                                    const struct fl_timespec *timeout or NULL) -> signal, -EAGAIN, -EINTR */
+/* User-level fault handlers and trap forwarding (docs/ulf.md). */
+#define SYS_ulf_attach     51   /* (int pid, void *addr, unsigned long len, int prot, int flags) -> addr or 0 */
+#define SYS_ulf_grant      52   /* (unsigned long frames) -> address of the granted frames in the caller */
+#define SYS_ulf_recv       53   /* (struct fl_ulf_msg *msg) -> 0: the next fault or trap of a managed thread */
+#define SYS_ulf_load       54   /* (int pid, void *va, void *frame, int prot) -> 0: map the caller's frame there */
+#define SYS_ulf_unload     55   /* (int pid, void *va, unsigned long len) -> pages unloaded */
+#define SYS_ulf_resume     56   /* (int tid, int how, long value) -> 0: FL_ULF_RETRY, _SIGNAL, _KILL, _RETURN, _PASS */
+#define SYS_ulf_regs       57   /* (int tid, struct fl_ulf_regs *regs, int write) -> 0 */
+#define SYS_ulf_reply_recv 58   /* (int tid, int how, long value, struct fl_ulf_msg *msg) -> 0: resume, then recv */
+#define SYS_COUNT          59   /* one past the highest number */
 
 #endif

@@ -158,7 +158,7 @@ void console_receive(void)
     spin_unlock(&console_lock);
     for (int sig = 1; sigs && fg > 0 && sig < NSIG; sig++)
         if (sigs & FL_SIGMASK(sig))
-            pgrp_kill(fg, sig);
+            pgrp_kill(fg, sig, 0);     /* from the kernel: SI_KERNEL */
 }
 
 /* Whether the current process may read now: it is in the foreground

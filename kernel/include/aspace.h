@@ -36,12 +36,18 @@ enum region_kind {
     REGION_HEAP,      /* sbrk: demand-zero */
     REGION_STACK,     /* demand-zero */
     REGION_ANON,      /* mmap(MAP_ANON): demand-zero, promised like the heap */
+    REGION_POOL,      /* frames granted to a fault handler (ulf_grant), present
+                         from the grant on; not the memory managers' to move */
 };
 
 struct region {
     vaddr_t start, end;    /* page aligned, end exclusive */
     unsigned prot;         /* PROT_R/W/X (PROT_U implied) */
     enum region_kind kind;
+    /* Its missing pages are a user-level fault handler's to provide
+     * (kernel/ulf): a fault here goes to the space's handler, and a page
+     * is present only when the handler loaded one of its frames. */
+    bool managed;
     /* REGION_IMAGE: the segment's file bytes in the initrd (which stays in
      * memory), placed at src_va; the rest of the region is zero. A page
      * is filled from here whenever it has no other copy. A program from a
@@ -62,10 +68,14 @@ struct aspace {
     uint64_t swapped;            /* pages in swap slots (SWAPPED entries) */
     uint64_t lazy_pages;         /* pages promised by sbrk or mmap, not yet touched */
     bool in_use;
+    /* The process's user-level fault handler (kernel/ulf), or NULL:
+     * managed regions of a space without one are filled by the kernel. */
+    struct ulf_client *ulf;
 };
 
 enum access { ACCESS_READ, ACCESS_WRITE, ACCESS_EXEC };
 struct fault_probe;
+struct ulf_client;
 
 struct aspace *aspace_create(void);
 /* Frees as and everything mapped in it. No process may point to it any
@@ -86,6 +96,14 @@ long aspace_sbrk(struct aspace *as, long increment);
  * rights prot (PROT_R/W/X). fixed: exactly at addr, which must be page
  * aligned and free; else anywhere in the mmap window. Address or -errno. */
 long aspace_mmap_anon(struct aspace *as, vaddr_t addr, uint64_t len, unsigned prot, bool fixed);
+/* The same for a region whose pages a user-level fault handler provides
+ * (kernel/ulf): at addr (fixed) if not 0, else anywhere in the window. */
+long aspace_mmap_managed(struct aspace *as, vaddr_t addr, uint64_t len, unsigned prot);
+/* A REGION_POOL region of size bytes in the mmap window (as locked), for
+ * the frames granted to a fault handler: its address or -errno. */
+long aspace_place_pool_locked(struct aspace *as, uint64_t size);
+/* Forgets the region starting at start (as locked; its pages gone). */
+void aspace_remove_region_locked(struct aspace *as, vaddr_t start);
 /* Removes [addr, addr + len) from the anonymous regions it meets; any other
  * kind of region in the range is -EINVAL. 0 or -errno. */
 int  aspace_munmap(struct aspace *as, vaddr_t addr, uint64_t len);
@@ -93,9 +111,13 @@ int  aspace_munmap(struct aspace *as, vaddr_t addr, uint64_t len);
  * the direct map, creating pages as the regions allow. For exec. */
 int  aspace_write(struct aspace *as, vaddr_t va, const void *src, uint64_t n);
 /* Gives back whatever a leaf holds (as->lock held): its swap slot at once,
- * or its frame, which it returns for the caller to free once no TLB can
- * reach it; 0 if none. The leaf is left EMPTY. */
+ * or its frame, which it returns for the caller to let go of with
+ * aspace_release_frame once no TLB can reach it; 0 if none. The leaf is
+ * left EMPTY. */
 paddr_t aspace_drop_leaf(struct aspace *as, void *leaf);
+/* A frame aspace_drop_leaf took from as: freed, or, if a fault handler
+ * owns it (kernel/ulf), handed back to the handler. */
+void aspace_release_frame(struct aspace *as, paddr_t pa);
 /* Sums of resident and swapped pages over every live space (vmstat). */
 void aspace_totals(uint64_t *resident, uint64_t *swapped);
 /* Makes every hart that may cache translations of as flush them, and waits. */
@@ -152,8 +174,8 @@ enum fault_resolution {
                         handler may catch */
     FAULT_KILL,      /* the process cannot go on (no memory, no swap): end
                         it with outcome.sig, outcome.why in the kill line */
-    FAULT_FORWARD,   /* reserved for user-level fault handlers: the fault
-                        goes to a handler thread. Not produced yet. */
+    FAULT_FORWARD,   /* a managed region (kernel/ulf): the fault goes to the
+                        space's user-level fault handler (ulf_fault) */
 };
 
 struct fault_outcome {

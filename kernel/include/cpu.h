@@ -29,10 +29,13 @@ struct cpu {
     uint64_t tlb_flush_asked, tlb_flush_done;
     uint32_t tlb_flush_waiters;
     struct fl_meter *meters;  /* this hart's meter records (meter.h), one per event */
+    /* A thread woken here to run next (wakeup_thread_next): the next pick
+     * tries it before it scans the thread table. Only this hart's. */
+    struct thread *handoff;
     struct arch_cpu arch;     /* the port's own per-hart state (<arch/arch.h>) */
     /* Page-control meters of the scheduler (pcmeter.h): when the last
      * thread left, why, and the cycles idle since. */
-    uint64_t pcm_out_at, pcm_idle;
+    uint64_t pcm_out_at, pcm_idle, pcm_turn_at;
     uint8_t  pcm_why;
 #ifdef FL_DEBUG
     /* Spinlocks this hart holds, in the order taken (kernel/lock/lockrank.c).

@@ -51,6 +51,12 @@ paddr_t frame_pa_of(uint32_t index);
  * written through the direct map, swapped in, or copied by fork), so it
  * must be written out before it can be dropped, whatever the PTE says. */
 void    frame_set_dirty(paddr_t pa, bool dirty);
+/* A kernel frame lent to user space by a subsystem (kernel/ulf grants
+ * frames to fault handlers): tag names the subsystem, index its record.
+ * Replacement never takes a FRAME_KERNEL frame; a space that maps one
+ * asks frame_has_tag before it frees what it unmaps. */
+void    frame_set_tag(paddr_t pa, const void *tag, uint64_t index);
+bool    frame_has_tag(paddr_t pa, const void *tag, uint64_t *index);
 bool    frame_is_dirty(paddr_t pa);
 /* A pinned user frame is passed over by replacement and may not be freed
  * (frame_free panics): its page is in transit (kernel/mm/transit.h). */

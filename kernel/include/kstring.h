@@ -29,5 +29,6 @@ size_t kstrlcpy(char *dst, const char *src, size_t size);
 
 /* Zeroes one PAGE_SIZE-aligned page as fast as plain stores allow. */
 void zero_page(void *page);
+void copy_page(void *dst, const void *src);   /* page-aligned, PAGE_SIZE bytes */
 
 #endif

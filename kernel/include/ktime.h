@@ -9,5 +9,14 @@ void timer_interrupt(void);             /* from the trap handler */
 uint64_t time_to_us(uint64_t units);
 uint64_t time_now_us(void);
 long sleep_ms(uint64_t ms);
+/* For waits with a deadline in arch time units (sigtimedwait): the
+ * deadline sec s and nsec ns from now (UINT64_MAX if beyond reach), and
+ * whether it has passed. time_tick_waiters(+1) counts a waiter in and
+ * returns the channel hart 0's tick wakes on every tick;
+ * time_tick_waiters(-1) counts it out. A waiter re-checks its deadline
+ * each time it is woken. */
+uint64_t time_deadline(uint64_t sec, uint64_t nsec);
+bool time_reached(uint64_t deadline);
+void *time_tick_waiters(int delta);
 long sys_sleep(uint64_t ms);
 #endif

@@ -38,6 +38,7 @@
     X(ASPACE,   20,  SLEEP, "aspace")           \
     X(WAIT,     30,  SPIN,  "wait")             \
     X(PROC,     40,  SPIN,  "proc")             \
+    X(ULF,      45,  SPIN,  "ulf")              \
     X(CONSOLE,  50,  SPIN,  "console")          \
     X(SLEEP,    50,  SPIN,  "sleep")            \
     X(GUARD,    50,  SPIN,  "guard")            \

@@ -47,6 +47,10 @@ struct pcmeter_totals {
 };
 
 extern struct pcmeter_totals pcmeter;
+/* pcmeters=on (off by default): the probes below cost every context
+ * switch and every fault some instructions, which the latency budgets of
+ * the fast paths are not set on. The tools that read them boot with it. */
+extern bool pcmeters_enabled;
 
 static inline void pcmeter_add(enum pcm_who w, uint64_t cycles)
 {
@@ -73,7 +77,9 @@ void pcmeter_thread_stop(enum pcm_who w);
 /* The scheduler's side (sched.c): a thread leaves the hart, the hart
  * idles for `idle` cycles, a thread is about to be switched in. */
 void pcmeter_switch_out(struct cpu *c, struct thread *t);
-void pcmeter_idle(struct cpu *c, uint64_t idle);
+/* A turn of the scheduler's loop that found nothing to run has ended:
+ * idle since the last switch-out or idle turn. */
+void pcmeter_idle_turn(struct cpu *c);
 void pcmeter_switch_in(struct cpu *c);
 
 #endif

@@ -20,8 +20,9 @@ void pgrp_init_first(struct proc *p);
 void pgrp_fork(const struct proc *parent, struct proc *child);
 /* kill(-pgid, sig): sig to every live process of the group but init.
  * 0, -EINVAL (bad signal), -ESRCH (no such group), -EPERM (only init).
- * Safe from interrupt context (the console's ^C). */
-long pgrp_kill(int pgid, int sig);
+ * sig 0 sends nothing (the same answers). from: the sender's pid, 0 for
+ * the kernel. Safe from interrupt context (the console's ^C). */
+long pgrp_kill(int pgid, int sig, int from);
 
 long sys_setpgid(uint64_t pid, uint64_t pgid);
 long sys_getpgid(uint64_t pid);

@@ -23,6 +23,13 @@ struct aspace;
 struct file;
 struct sleeplock;
 
+/* Where a pending signal came from, for its siginfo. */
+struct sig_origin {
+    int32_t  code;                /* si_code */
+    int32_t  pid;                 /* the sender, 0 for the kernel */
+    uint64_t addr;                /* the faulting address of a fault signal, else 0 */
+};
+
 enum thread_state {
     T_UNUSED = 0,
     T_EMBRYO,     /* being set up */
@@ -51,12 +58,12 @@ struct thread {
     void    *karg;
     /* CPU time in arch time units (arch_read_time) */
     uint64_t utime, stime, stamp;
-    /* Signals (signal.c). Pending bits (atomic) and the fault address are
-     * written under proc.lock, which every poster holds; the blocked mask
-     * is written only by the thread itself (set_own_mask). */
+    /* Signals (signal.c). Pending bits (atomic) are written under
+     * proc.lock, which every poster holds; the blocked mask is written
+     * only by the thread itself (set_own_mask). Bit 0 of sig_pending is
+     * no signal but work for the way out (SIG_RESTORE_MASK, signal.h). */
     uint64_t sig_pending;         /* directed at this thread (tkill, faults) */
     uint64_t sig_blocked;         /* sigprocmask: never includes SIGKILL */
-    uint64_t sig_fault_addr;      /* stval of a pending fault signal, else 0 */
     /* Cycles spent switched out (asleep, or yielded) or in interrupts
      * taken in the kernel, so a meter can give the instructions a path
      * itself ran: elapsed less this. */
@@ -68,6 +75,18 @@ struct thread {
      * stack, 0 once served (thread.c, kstack_shootdown). Last, so that the
      * offsets the trap path uses stay as they are. */
     uint64_t kstack_flush[MAX_HARTS];
+    /* More signal state (signal.c, sigwait.c), after what the trap path
+     * reaches. sig_from[] says where each pending bit of sig_pending came
+     * from (sender, fault address), written with it under proc.lock;
+     * sig_saved_blocked is the mask
+     * sigsuspend replaced, restored at the delivery it waited for;
+     * sig_waiting is the set a sigtimedwait sleeps for (under thread.lock:
+     * a poster wakes the thread for those although it blocks them); the
+     * alternate stack is the thread's own (sigaltstack). */
+    struct sig_origin sig_from[NSIG];
+    uint64_t sig_saved_blocked;
+    uint64_t sig_waiting;
+    uint64_t sig_altstack_sp, sig_altstack_size;   /* size 0: none */
     uint8_t  pcm_reason;          /* why it is about to leave the hart (pcmeter.h) */
 #ifdef FL_DEBUG
     /* Sleep locks this thread holds, in the order taken (kernel/lock/lockrank.c);
@@ -120,6 +139,8 @@ struct proc {
      * the offsets arch.h hard-codes do not move. */
     int      pgid;
     int      sid;
+    /* Where each bit of sig_pending came from (signal.c), under lock. */
+    struct sig_origin sig_from[NSIG];
     /* A system process (proc_start_system): one kernel thread, no
      * address space, no files; signals and kill do not reach it. */
     bool     system;
@@ -139,6 +160,10 @@ void sleep_on(void *chan, struct spinlock *lk);
 void sleep_on_intr(void *chan, struct spinlock *lk);   /* returns at once if thread_interrupted() */
 void wakeup(void *chan);
 void wakeup_thread(struct thread *t, void *chan);   /* t only, if it sleeps on chan */
+/* The same, and this hart runs t next when the caller gives it up (a
+ * handoff between a suspended thread and its handler, kernel/ulf),
+ * instead of scanning the thread table for it. */
+void wakeup_thread_next(struct thread *t, void *chan);
 void make_runnable(struct thread *t);    /* caller holds t->lock */
 void kick_cpu_for(struct thread *t);     /* an idle hart that may run t: IPI it */
 bool sched_work_waiting(void);           /* some thread is RUNNABLE, waiting for a hart */
@@ -170,8 +195,11 @@ struct thread *proc_start_system(const char *name, void (*fn)(void *), void *arg
 long proc_fork(void);
 _Noreturn void proc_exit(int status);
 long proc_wait(int pid, uint64_t status_uva, int flags);
-long proc_kill(int pid, int sig);        /* pid < -1: the group -pid; 0: the caller's group */
-void proc_post_signal(struct proc *p, int sig);   /* caller holds p->lock; sig valid */
+/* pid < -1: the group -pid; 0: the caller's group. sig 0 sends nothing:
+ * only whether the target exists and may be signalled. */
+long proc_kill(int pid, int sig);
+/* Caller holds p->lock; sig valid. from: the sender's pid, 0 for the kernel. */
+void proc_post_signal(struct proc *p, int sig, int from);
 bool proc_is_init(const struct proc *p);
 bool proc_killed(struct proc *p);
 void proc_stop_other_threads(struct proc *p);

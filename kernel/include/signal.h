@@ -7,7 +7,9 @@
  * interruptible sleep, or interrupted by an IPI on its hart. It is
  * delivered on that thread's way back to user mode (user_return_prepare):
  * ignored, default action, or a handler entered on the user stack with a
- * struct fl_sigframe, which sigreturn restores.
+ * struct fl_sigframe (and, for an FL_SA_SIGINFO handler, a struct
+ * fl_siginfo above it), which sigreturn restores. sigsuspend and
+ * sigtimedwait wait for signals (sigwait.c).
  *
  * Locks: proc.lock, then thread.lock (docs/architecture.md).
  */
@@ -15,6 +17,24 @@
 #define FAULTLINE_SIGNAL_H
 
 #include "proc.h"
+
+/* Bit 0 of a thread's sig_pending is no signal (there is no signal 0)
+ * but work for its way back to user mode: sigsuspend returned, and the
+ * mask it replaced is to be restored once the handler it waited for is
+ * entered (that handler's frame keeps it). Being in sig_pending, it costs
+ * the hot path nothing: signal_maybe_pending() sees it with the rest. */
+#define SIG_RESTORE_MASK  FL_SIGMASK(0)
+/* The bits of a pending set or a mask that are signals. */
+#define SIG_BITS          (((uint64_t)1 << NSIG) - 2)
+#define SIG_UNBLOCKABLE   FL_SIGMASK(SIGKILL)
+/* The code a user fault is posted with: its trap's kind (enum
+ * trap_kind), turned into a si_code (and, for SIGILL and SIGTRAP, the
+ * instruction's address) only for an FL_SA_SIGINFO handler, so other
+ * catches pay nothing. A SIGSEGV page fault's SEGV_MAPERR or SEGV_ACCERR
+ * takes the space's lock to find out. */
+#define SIG_CODE_TRAP_BASE  INT32_MIN
+#define SIG_CODE_TRAP_KINDS 16
+#define SIG_CODE_TRAP(kind) (SIG_CODE_TRAP_BASE + (int)(kind))
 
 /* The hot-path test on every return to user mode: two loads. Blocked
  * signals make it true too; signal_deliver() then finds nothing to do. */
@@ -53,12 +73,31 @@ void signal_deliver(struct thread *t);
  * process is being killed or it has a signal it does not block. */
 bool thread_interrupted(void);
 
-/* kill() of a catchable signal: caller holds p->lock. */
-void signal_post_process(struct proc *p, int sig);
+/* kill() of a catchable signal: caller holds p->lock. from: the
+ * sender's pid (SI_USER), 0 for the kernel (SI_KERNEL). */
+void signal_post_process(struct proc *p, int sig, int from);
 
-/* A user fault with signal sig at addr: posts it to the current thread and
- * returns true if a handler will catch it, else false (the caller kills). */
-bool signal_catch_fault(int sig, uint64_t addr);
+/* A user fault with signal sig at addr (si_code code): posts it to the
+ * current thread and returns true if a handler will catch it, else false
+ * (the caller kills). */
+bool signal_catch_fault(int sig, int code, uint64_t addr);
+
+/* --- shared with sigwait.c (sigsuspend, sigtimedwait, sigaltstack) --- */
+
+/* The lowest signal in a non-empty set. */
+int signal_lowest(uint64_t set);
+/* Sets the current thread's own mask (see signal.c: ordered against posters). */
+void signal_set_own_mask(struct thread *t, uint64_t blocked);
+/* Signals t could take now: pending for it or its process, not blocked. */
+uint64_t signal_deliverable(const struct thread *t);
+/* Takes the lowest signal of set pending for t (the thread's own first)
+ * off its pending set and describes it in *info; 0 if there is none.
+ * Caller holds t->proc->lock. */
+int signal_take(struct thread *t, uint64_t set, struct fl_siginfo *info);
+/* Puts a signal signal_take took back, pending for t. Caller holds p->lock. */
+void signal_put_back(struct thread *t, const struct fl_siginfo *info);
+/* Whether sp lies on t's alternate signal stack. */
+bool signal_on_altstack(const struct thread *t, uint64_t sp);
 
 /* fork: the child gets the parent's actions and the forking thread's mask. */
 void signal_fork(struct thread *parent, struct proc *child, struct thread *child_thread);
@@ -70,5 +109,8 @@ long sys_sigprocmask(uint64_t how, uint64_t uset, uint64_t uold);
 long sys_sigreturn(void);
 long sys_tkill(uint64_t tid, uint64_t sig);
 long sys_sigpending(uint64_t uset);
+long sys_sigsuspend(uint64_t umask);
+long sys_sigaltstack(uint64_t uss, uint64_t uold);
+long sys_sigtimedwait(uint64_t uset, uint64_t uinfo, uint64_t utimeout);
 
 #endif

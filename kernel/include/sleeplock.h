@@ -8,14 +8,20 @@
 
 struct thread;
 
+/* state: SLEEPLOCK_HELD, plus SLEEPLOCK_WAITER for each thread asleep in
+ * acquire. Taking a free lock and letting go of one nobody waits for are
+ * one compare-and-swap each, without the guard; the guard orders only the
+ * waiters' sleeps against the wake-up of a release that finds them. */
+#define SLEEPLOCK_HELD   1u
+#define SLEEPLOCK_WAITER 2u
+
 struct sleeplock {
     struct spinlock guard;
-    bool locked;
+    uint32_t state;
 #ifdef FL_DEBUG
     bool fresh;               /* taken by sleeplock_acquire_fresh: orders nothing */
 #endif
-    uint16_t rank;            /* enum lock_rank; fills what was padding */
-    int waiters;              /* threads asleep in acquire: release wakes only if any */
+    uint16_t rank;            /* enum lock_rank */
     struct thread *holder;
     const char *name;
 };

@@ -50,6 +50,10 @@ struct trap_record {
     uint64_t pc;          /* where the trap was taken */
 };
 
+/* The si_code of a user fault of kind (enum trap_kind) with signal sig;
+ * a SIGSEGV page fault says SEGV_MAPERR, which the caller refines. */
+int trap_si_code(int kind, int sig);
+
 /* --- called by the arch's trap code --- */
 
 /* An exception from user mode other than a system call, for the current

@@ -5,30 +5,51 @@
 void sleeplock_init(struct sleeplock *l, const char *name, enum lock_rank rank)
 {
     spin_init(&l->guard, name, LOCK_RANK_GUARD);
-    l->locked = false;
+    l->state = 0;
     l->rank = (uint16_t)rank;
-    l->waiters = 0;
     l->holder = NULL;
     l->name = name;
+}
+
+static inline bool cas(uint32_t *state, uint32_t *expect, uint32_t want)
+{
+    return __atomic_compare_exchange_n(state, expect, want, false, __ATOMIC_ACQ_REL,
+                                       __ATOMIC_RELAXED);
+}
+
+/* Under the guard: take the lock, or count ourselves a waiter and sleep
+ * until a release wakes us, then look again. A release that cleared
+ * HELD before our count went in made that compare-and-swap fail, so we
+ * see the lock free; one that comes after sees our count and wakes us
+ * under the guard, which we hold until we are asleep. */
+static void acquire_slow(struct sleeplock *l)
+{
+    spin_lock(&l->guard);
+    uint32_t s = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
+    for (;;) {
+        if (!(s & SLEEPLOCK_HELD)) {
+            if (cas(&l->state, &s, s | SLEEPLOCK_HELD))
+                break;
+            continue;
+        }
+        if (!cas(&l->state, &s, s + SLEEPLOCK_WAITER))
+            continue;
+        sleep_on(l, &l->guard);
+        s = __atomic_sub_fetch(&l->state, SLEEPLOCK_WAITER, __ATOMIC_ACQ_REL);
+    }
+    spin_unlock(&l->guard);
 }
 
 /* Inlined into both callers, so a release build's acquire is what it was. */
 static inline __attribute__((always_inline)) void acquire(struct sleeplock *l, bool fresh)
 {
     (void)fresh;
-    spin_lock(&l->guard);
-    while (l->locked) {
-        l->waiters++;
-        sleep_on(l, &l->guard);
-        l->waiters--;
-    }
-    l->locked = true;
+    uint32_t free_state = 0;
+    if (!cas(&l->state, &free_state, SLEEPLOCK_HELD))
+        acquire_slow(l);
     l->holder = current_thread();
 #ifdef FL_DEBUG
     l->fresh = fresh;
-#endif
-    spin_unlock(&l->guard);
-#ifdef FL_DEBUG
     lockrank_sleep_taken(l);
 #endif
 }
@@ -48,38 +69,35 @@ void sleeplock_acquire_fresh(struct sleeplock *l)
 
 void sleeplock_release(struct sleeplock *l)
 {
-    spin_lock(&l->guard);
-    if (!l->locked || l->holder != current_thread())
+    if (!(__atomic_load_n(&l->state, __ATOMIC_RELAXED) & SLEEPLOCK_HELD) ||
+        l->holder != current_thread())
         panic("sleeplock %s: released by a thread that does not hold it", l->name);
 #ifdef FL_DEBUG
     lockrank_sleep_released(l);
 #endif
-    l->locked = false;
     l->holder = NULL;
-    /* wakeup() scans every thread; an uncontended release (the fault path's
-     * common case) should not pay for that. */
-    if (l->waiters)
-        wakeup(l);
+    uint32_t held_alone = SLEEPLOCK_HELD;
+    if (cas(&l->state, &held_alone, 0))
+        return;
+    /* Someone waits: free it and wake them under the guard. wakeup()
+     * scans the sleepers; an uncontended release does not pay for it. */
+    spin_lock(&l->guard);
+    __atomic_fetch_and(&l->state, ~SLEEPLOCK_HELD, __ATOMIC_RELEASE);
+    wakeup(l);
     spin_unlock(&l->guard);
 }
 
 bool sleeplock_try(struct sleeplock *l)
 {
-    if (!spin_trylock(&l->guard))
-        return false;
-    bool got = !l->locked;
+    uint32_t free_state = 0;
+    bool got = cas(&l->state, &free_state, SLEEPLOCK_HELD);
     if (got) {
-        l->locked = true;
         l->holder = current_thread();
 #ifdef FL_DEBUG
         l->fresh = false;
-#endif
-    }
-    spin_unlock(&l->guard);
-#ifdef FL_DEBUG
-    if (got)
         lockrank_sleep_taken(l);
 #endif
+    }
     return got;
 }
 
@@ -87,5 +105,6 @@ bool sleeplock_held_by_me(const struct sleeplock *l)
 {
     /* Only the holder itself can see its own name here: nobody else can
      * make it true or false behind the caller's back. */
-    return __atomic_load_n(&l->locked, __ATOMIC_ACQUIRE) && l->holder == current_thread();
+    return (__atomic_load_n(&l->state, __ATOMIC_ACQUIRE) & SLEEPLOCK_HELD) &&
+           l->holder == current_thread();
 }

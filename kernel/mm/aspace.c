@@ -2,7 +2,9 @@
  * Address spaces: creation, regions, teardown, exec's writes, page
  * promises and TLB shootdown. fork's copy is in clone.c, sbrk, mmap and
  * munmap in mmap.c. Frames mapped into a space are FRAME_USER in the core map,
- * owned by the space, with their virtual page recorded there.
+ * owned by the space, with their virtual page recorded there, except the
+ * frames a user-level fault handler was granted (kernel/ulf), which are
+ * the handler's and go back to it.
  */
 #include "aspace.h"
 #include "frame.h"
@@ -13,6 +15,7 @@
 #include "swapspace.h"
 #include "transit.h"
 #include "pagestate.h"
+#include "ulf.h"
 #include <faultline/errno.h>
 
 #define MAX_ASPACES (MAX_PROCS * 2)     /* exec holds the old and the new */
@@ -86,6 +89,7 @@ struct aspace *aspace_create(void)
     as->resident = 0;
     as->swapped = 0;
     as->lazy_pages = 0;
+    as->ulf = NULL;
     return as;
 }
 
@@ -106,7 +110,9 @@ paddr_t aspace_drop_leaf(struct aspace *as, void *leaf)
     case LEAF_PRESENT:
     case LEAF_HIDDEN:
         mmu_leaf_take(leaf);
-        as_count(&as->resident, -1);
+        /* A fault handler's granted frame is no resident page of ours. */
+        if (!ulf_frame_granted(li.pa))
+            as_count(&as->resident, -1);
         return li.pa;
     case LEAF_SWAPPED:
         mmu_leaf_clear(leaf);
@@ -124,12 +130,18 @@ paddr_t aspace_drop_leaf(struct aspace *as, void *leaf)
     return 0;
 }
 
+void aspace_release_frame(struct aspace *as, paddr_t pa)
+{
+    if (!ulf_frame_dropped(as, pa))
+        frame_free(pa);
+}
+
 static void destroy_leaf(vaddr_t va, void *leaf, void *ctx)
 {
     (void)va;
     paddr_t pa = aspace_drop_leaf(ctx, leaf);
     if (pa)
-        frame_free(pa);
+        aspace_release_frame(ctx, pa);
 }
 
 void aspace_destroy(struct aspace *as)

@@ -97,7 +97,7 @@ static void copy_leaf(vaddr_t va, void *leaf, void *arg)
     switch (mmu_leaf_read(leaf, &li)) {
     case LEAF_PRESENT:
     case LEAF_HIDDEN:
-        memcpy((void *)PA_TO_KVA(copy), (const void *)PA_TO_KVA(li.pa), PAGE_SIZE);
+        copy_page((void *)PA_TO_KVA(copy), (const void *)PA_TO_KVA(li.pa));
         break;
     case LEAF_SWAPPED:
         rc = swap_read((uint32_t)li.slot, copy);

@@ -85,6 +85,15 @@ static int map_zero_page(struct region *r, void *leaf, struct fault_probe *probe
  * once it has let go of the lock. */
 #define FAULT_WAIT_TRANSIT 1    /* someone else's page in transit: wait for it */
 #define FAULT_FINISH_READ  2    /* this thread's page-in has begun: finish it */
+#define FAULT_TO_HANDLER   3    /* a managed region's page: its fault handler's */
+
+/* Whether a page of r in as is its user-level fault handler's to provide
+ * (kernel/ulf). A managed region of a space with no handler (a fork's
+ * copy) is filled by the kernel like any anonymous region. */
+static inline bool handler_provides(const struct aspace *as, const struct region *r)
+{
+    return __builtin_expect(r->managed, 0) && as->ulf;
+}
 
 /* A frame for the faulting page, its time noted in the probe. A fault
  * that has waited out every busy owner may dip into the reserve (mm.c). */
@@ -166,12 +175,14 @@ static int fault_locked(struct aspace *as, vaddr_t va, enum access access,
     switch (li.state) {
     case LEAF_PRESENT:
         /* Another thread got here first, or the rights are wrong, or a
-         * write to the zero page, which gets a frame of its own. */
+         * write to the zero page, which gets a frame of its own; in a
+         * managed region a handler may grant more (ulf_load of the same
+         * frame). */
         if (prot_allows(li.prot, access))
             return 0;
         if (access == ACCESS_WRITE && maps_zero_frame(&li))
             return bring_in(as, r, page, leaf, &li, probe);
-        return -EFAULT;
+        return handler_provides(as, r) ? FAULT_TO_HANDLER : -EFAULT;
     case LEAF_HIDDEN: {
         uint64_t start = meter_now();
         mmu_leaf_reveal(leaf);
@@ -186,10 +197,15 @@ static int fault_locked(struct aspace *as, vaddr_t va, enum access access,
         *transit_leaf = leaf;
         return FAULT_WAIT_TRANSIT;
     case LEAF_EMPTY:
+        if (handler_provides(as, r))
+            return FAULT_TO_HANDLER;
         if (access == ACCESS_READ && zero_mappable(r))
             return map_zero_page(r, leaf, probe);
         break;
     case LEAF_DISCARDED:
+        if (handler_provides(as, r))
+            return FAULT_TO_HANDLER;
+        break;
     case LEAF_SWAPPED:
         break;
     }
@@ -219,6 +235,8 @@ fault_resolve(struct aspace *as, int rc, struct fault_probe *probe, struct fault
     case FAULT_WAIT_TRANSIT:
         transit_wait(out->transit_leaf);
         return fault_retry();
+    case FAULT_TO_HANDLER:
+        return FAULT_FORWARD;
     case -EAGAIN:
         /* No frame without waiting for someone (a page-out of ours, a
          * process in its own fault, the swapper): wait now the lock is

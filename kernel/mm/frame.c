@@ -164,6 +164,28 @@ static struct frame *frame_of(paddr_t pa)
     return f;
 }
 
+void frame_set_tag(paddr_t pa, const void *tag, uint64_t index)
+{
+    spin_lock(&frames_lock);
+    struct frame *f = coremap_frame(&core, pa >> PAGE_SHIFT);
+    if (!f || f->state != FRAME_KERNEL)
+        panic("frames: tagging %lx, which is not a kernel frame", (uint64_t)pa);
+    f->owner = (void *)tag;
+    f->vpn = index;
+    spin_unlock(&frames_lock);
+}
+
+bool frame_has_tag(paddr_t pa, const void *tag, uint64_t *index)
+{
+    /* No lock: whoever asks holds a mapping of the frame, so it cannot be
+     * freed or tagged anew meanwhile. */
+    const struct frame *f = coremap_frame(&core, pa >> PAGE_SHIFT);
+    if (!f || f->state != FRAME_KERNEL || f->owner != tag)
+        return false;
+    *index = f->vpn;
+    return true;
+}
+
 void frame_set_dirty(paddr_t pa, bool dirty)
 {
     spin_lock(&frames_lock);

@@ -59,11 +59,11 @@ static uint64_t unmap_range(struct aspace *as, vaddr_t from, vaddr_t to)
         freed[nfreed++] = pa;
         if (nfreed == (int)ARRAY_SIZE(freed)) {
             aspace_shootdown(as);
-            while (nfreed) frame_free(freed[--nfreed]);
+            while (nfreed) aspace_release_frame(as, freed[--nfreed]);
         }
     }
     aspace_shootdown(as);
-    while (nfreed) frame_free(freed[--nfreed]);
+    while (nfreed) aspace_release_frame(as, freed[--nfreed]);
     /* Then the table pages the range emptied: fork copies and exit walks
      * what tables there are, so a space that used and freed much memory
      * would otherwise pay for it in every later fork. */
@@ -154,7 +154,42 @@ static vaddr_t find_anon_space(struct aspace *as, uint64_t size)
     return 0;
 }
 
+static long mmap_anon(struct aspace *as, vaddr_t addr, uint64_t len, unsigned prot, bool fixed,
+                      bool managed);
+
 long aspace_mmap_anon(struct aspace *as, vaddr_t addr, uint64_t len, unsigned prot, bool fixed)
+{
+    return mmap_anon(as, addr, len, prot, fixed, false);
+}
+
+long aspace_mmap_managed(struct aspace *as, vaddr_t addr, uint64_t len, unsigned prot)
+{
+    return mmap_anon(as, addr, len, prot, addr != 0, true);
+}
+
+long aspace_place_pool_locked(struct aspace *as, uint64_t size)
+{
+    if (as->nregions == ASPACE_MAX_REGIONS || size > USER_MMAP_SIZE)
+        return -ENOMEM;
+    vaddr_t at = find_anon_space(as, size);
+    if (!at)
+        return -ENOMEM;
+    int rc = aspace_add_region(as, at, at + size, PROT_R | PROT_W, REGION_POOL);
+    return rc ? rc : (long)at;
+}
+
+void aspace_remove_region_locked(struct aspace *as, vaddr_t start)
+{
+    for (int i = 0; i < as->nregions; i++) {
+        if (as->regions[i].start == start) {
+            as->regions[i] = as->regions[--as->nregions];
+            return;
+        }
+    }
+}
+
+static long mmap_anon(struct aspace *as, vaddr_t addr, uint64_t len, unsigned prot, bool fixed,
+                      bool managed)
 {
     if (len == 0)
         return -EINVAL;
@@ -190,6 +225,9 @@ long aspace_mmap_anon(struct aspace *as, vaddr_t addr, uint64_t len, unsigned pr
                 uncommit_pages(pages);
                 rc = err;
             } else {
+                /* A managed region keeps its promise while it lasts: its
+                 * pages are the handler's frames, never the kernel's. */
+                as->regions[as->nregions - 1].managed = managed;
                 as->lazy_pages += pages;
             }
         }
@@ -248,7 +286,8 @@ int aspace_munmap(struct aspace *as, vaddr_t addr, uint64_t len)
             r->end = from;
         } else {
             /* A hole in the middle: the upper part becomes a region of its own. */
-            as->regions[as->nregions++] = (struct region){ .start = to, .end = r->end, .prot = r->prot, .kind = REGION_ANON };
+            as->regions[as->nregions++] = (struct region){ .start = to, .end = r->end, .prot = r->prot,
+                                                           .kind = REGION_ANON, .managed = r->managed };
             r->end = from;
         }
         i++;

@@ -7,6 +7,7 @@
 #include "mm.h"
 #include "proc.h"
 #include "vmstat.h"
+#include "ulf.h"
 #include <faultline/abi.h>
 #include <faultline/errno.h>
 
@@ -23,6 +24,8 @@ static long each_resident_page(struct aspace *as, vaddr_t start, vaddr_t end, in
         enum leaf_state st = mmu_leaf_read(leaf, &li);
         if (st == LEAF_PRESENT && maps_zero_frame(&li))
             continue;           /* no page of its own to move */
+        if ((st == LEAF_PRESENT || st == LEAF_HIDDEN) && ulf_frame_granted(li.pa))
+            continue;               /* a fault handler's frame: its to move */
         if (op == FL_VMCTL_PAGEOUT && (st == LEAF_PRESENT || st == LEAF_HIDDEN)) {
             rc = mm_evict_page(as, leaf, li.pa);
             done += rc == 0;

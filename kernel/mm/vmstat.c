@@ -9,6 +9,7 @@
 #include "pcmeter.h"
 #include "meter.h"
 #include "usercopy.h"
+#include "ulf.h"
 #include "kstring.h"
 #include <faultline/abi.h>
 #include <faultline/errno.h>
@@ -53,6 +54,7 @@ long sys_vmstat(uint64_t ubuf)
     st.frames_user = frames_user_count();
     aspace_totals(&st.resident_total, &st.swap_owned);
     st.zero_maps = get(VM_ZERO_MAPS);
+    st.ulf_frames = ulf_frames_outstanding();
     st.core_waits = get(VM_CORE_WAITS);
     st.cm_passes = get(VM_CM_PASSES);
     st.cm_freed = get(VM_CM_FREED);

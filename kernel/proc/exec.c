@@ -11,6 +11,7 @@
  * either manager, and the copies are marked dirty, so that both managers
  * write them to the swap device rather than drop them.
  */
+#include "ulf.h"
 #include "exec.h"
 #include "elf.h"
 #include "initrd.h"
@@ -233,6 +234,7 @@ long exec_kernel_argv(const char *path, char *const argv[])
         return rc;
     }
     /* Point of no return. */
+    ulf_exec(p, as);
     struct aspace *old = p->as;
     p->as = as;
     irq_save();

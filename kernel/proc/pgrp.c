@@ -68,9 +68,9 @@ static struct proc *named(struct proc *self, int pid)
     return pid == 0 || pid == self->pid ? self : find_alive(pid);
 }
 
-long pgrp_kill(int pgid, int sig)
+long pgrp_kill(int pgid, int sig, int from)
 {
-    if (sig <= 0 || sig >= NSIG)
+    if (sig < 0 || sig >= NSIG)
         return -EINVAL;
     if (pgid <= 0)
         return -ESRCH;
@@ -85,7 +85,8 @@ long pgrp_kill(int pgid, int sig)
             if (proc_is_init(p)) {
                 refused = true;
             } else {
-                proc_post_signal(p, sig);
+                if (sig)                  /* 0: only whether there is one to signal */
+                    proc_post_signal(p, sig, from);
                 sent = true;
             }
         }

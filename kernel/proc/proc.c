@@ -1,6 +1,7 @@
 /*
  * Processes: the table, fork, exit, wait, kill, and the first process.
  */
+#include "ulf.h"
 #include "proc.h"
 #include "aspace.h"
 #include "file.h"
@@ -156,6 +157,7 @@ long proc_fork(void)
     uint64_t ksp = t->tf.kernel_sp;
     t->tf = pt->tf;
     t->tf.kernel_sp = ksp;
+    ulf_fork(parent, child);       /* before the ids: it may turn light calls off */
     thread_sync_ids(t);
     tf_set_return(&t->tf, 0);
     child->nthreads = 1;
@@ -281,6 +283,8 @@ _Noreturn void proc_exit(int status)
     spin_unlock(&p->lock);
 
     proc_stop_other_threads(p);
+    /* Before the space goes: the handlers it used or was (kernel/ulf). */
+    ulf_exit(p);
     files_close_all(p);
 
     /* Detach the address space, then free it: once p->as is NULL no hart
@@ -366,45 +370,66 @@ long proc_wait(int pid, uint64_t status_uva, int flags)
 
 bool proc_is_init(const struct proc *p) { return p == init_proc; }
 
-void proc_post_signal(struct proc *p, int sig)
+void proc_post_signal(struct proc *p, int sig, int from)
 {
     if (p->system)
         return;               /* a kernel thread never returns to user mode to take it */
     if (sig != SIGKILL) {
-        signal_post_process(p, sig);   /* caught, ignored or default */
+        signal_post_process(p, sig, from);   /* caught, ignored or default */
     } else {
         proc_set_killed(p, sig);
         nudge_threads(p, current_thread());
     }
 }
 
+/* kill() of one live process, p->lock held: init refuses every signal
+ * (EPERM), and signal 0 only asks. */
+static long kill_one(struct proc *p, int sig, int from)
+{
+    if (p == init_proc || p->system)
+        return -EPERM;
+    if (sig)
+        proc_post_signal(p, sig, from);
+    return 0;
+}
+
 long proc_kill(int pid, int sig)
 {
-    if (sig <= 0 || sig >= NSIG)
+    if (sig < 0 || sig >= NSIG)
         return -EINVAL;
+    struct proc *self = current_proc();
     /* POSIX: 0 is the caller's group, -pgid a group. -1 ("every
      * process") is not offered. */
     if (pid == -1)
         return -EINVAL;
     if (pid == 0)
-        return pgrp_kill(__atomic_load_n(&current_proc()->pgid, __ATOMIC_RELAXED), sig);
+        return pgrp_kill(__atomic_load_n(&self->pgid, __ATOMIC_RELAXED), sig, self->pid);
     if (pid < 0)
-        return pid == INT32_MIN ? -ESRCH : pgrp_kill(-pid, sig);   /* -INT32_MIN overflows */
+        return pid == INT32_MIN ? -ESRCH : pgrp_kill(-pid, sig, self->pid);   /* -INT32_MIN overflows */
+    /* A signal to oneself needs no search of the table (it is alive: it
+     * is making this call). */
+    long rc = -ESRCH;
+    if (pid == self->pid) {
+        spin_lock(&self->lock);
+        rc = kill_one(self, sig, self->pid);
+        spin_unlock(&self->lock);
+        return rc;
+    }
     for (int i = 0; i < MAX_PROCS; i++) {
         struct proc *p = &procs[i];
+        /* Peek first, then make sure under the lock: a lock per slot
+         * made a kill cost what the whole table costs to lock. */
+        if (__atomic_load_n(&p->pid, __ATOMIC_RELAXED) != pid)
+            continue;
         spin_lock(&p->lock);
         if (p->state == P_ALIVE && p->pid == pid) {
-            if (p == init_proc || p->system) {
-                spin_unlock(&p->lock);
-                return -EPERM;
-            }
-            proc_post_signal(p, sig);
+            rc = kill_one(p, sig, self->pid);
             spin_unlock(&p->lock);
-            return 0;
+            return rc;
         }
         spin_unlock(&p->lock);
     }
-    return -ESRCH;
+    return rc;
 }
 
 void proc_user_fault(const char *cause, uint64_t pc, uint64_t addr, int sig)

@@ -32,9 +32,52 @@ static uint32_t pick_cursor;   /* where the next scan starts: fairness hint */
  */
 static uint32_t runnable_count;
 
+/*
+ * Which threads are RUNNABLE and which SLEEPING, one bit per slot of the
+ * thread table, changed with the thread's lock held next to its state.
+ * A pick or a wakeup visits only the threads in the set it wants, found a
+ * word at a time, instead of peeking at all MAX_THREADS states: on a
+ * machine with a few dozen threads that scan was most of a yield and of
+ * every wakeup. Readers peek without locks and check the state under the
+ * thread's lock, as before.
+ */
+#define SET_WORD_BITS 64
+#define SET_WORDS (MAX_THREADS / SET_WORD_BITS)
+_Static_assert(MAX_THREADS % SET_WORD_BITS == 0, "sched: thread sets are whole words");
+static uint64_t runnable_set[SET_WORDS], sleeping_set[SET_WORDS];
+
+static void set_add(uint64_t *set, const struct thread *t)
+{
+    uint32_t i = (uint32_t)(t - threads);
+    __atomic_fetch_or(&set[i / SET_WORD_BITS], 1UL << (i % SET_WORD_BITS), __ATOMIC_SEQ_CST);
+}
+
+static void set_remove(uint64_t *set, const struct thread *t)
+{
+    uint32_t i = (uint32_t)(t - threads);
+    __atomic_fetch_and(&set[i / SET_WORD_BITS], ~(1UL << (i % SET_WORD_BITS)), __ATOMIC_SEQ_CST);
+}
+
+/* The first slot at or after `from` whose bit is set, or MAX_THREADS. */
+static uint32_t set_next(const uint64_t *set, uint32_t from)
+{
+    if (from >= MAX_THREADS)
+        return MAX_THREADS;
+    uint32_t k = from / SET_WORD_BITS;
+    uint64_t w = __atomic_load_n(&set[k], __ATOMIC_RELAXED) & (~0UL << (from % SET_WORD_BITS));
+    while (!w) {
+        if (++k == SET_WORDS)
+            return MAX_THREADS;
+        w = __atomic_load_n(&set[k], __ATOMIC_RELAXED);
+    }
+    return k * SET_WORD_BITS + (uint32_t)arch_log2_floor(w & -w);   /* lowest set bit */
+}
+
 static void became_runnable(struct thread *t)
 {
     t->state = T_RUNNABLE;
+    set_remove(sleeping_set, t);
+    set_add(runnable_set, t);
     __atomic_add_fetch(&runnable_count, 1, __ATOMIC_SEQ_CST);
 }
 
@@ -60,23 +103,46 @@ static bool may_run_here(const struct thread *t, const struct cpu *c)
     return t->affinity < 0 || t->affinity == (int)c->id;
 }
 
+/* The thread handed to this hart by wakeup_thread_next, locked, if it is
+ * still RUNNABLE here; else NULL. */
+static struct thread *take_handoff(struct cpu *c)
+{
+    struct thread *t = c->handoff;
+    c->handoff = NULL;
+    if (!t || t->state != T_RUNNABLE || !may_run_here(t, c))
+        return NULL;
+    spin_lock(&t->lock);
+    if (t->state == T_RUNNABLE && may_run_here(t, c))
+        return t;
+    spin_unlock(&t->lock);
+    return NULL;
+}
+
 /* Returns a RUNNABLE thread for this hart with its lock held, or NULL. */
 static struct thread *pick_next(struct cpu *c)
 {
     if (none_runnable())
         return NULL;
+    struct thread *handed = c->handoff ? take_handoff(c) : NULL;
+    if (handed)
+        return handed;
     uint32_t start = __atomic_load_n(&pick_cursor, __ATOMIC_RELAXED);
-    for (uint32_t i = 0; i < MAX_THREADS; i++) {
-        struct thread *t = &threads[(start + i) % MAX_THREADS];
-        /* Unlocked peek first: taking 128 locks per pick would be slow. */
-        if (t->state != T_RUNNABLE || !may_run_here(t, c))
-            continue;
-        spin_lock(&t->lock);
-        if (t->state == T_RUNNABLE && may_run_here(t, c)) {
-            __atomic_store_n(&pick_cursor, (start + i + 1) % MAX_THREADS, __ATOMIC_RELAXED);
-            return t;
+    /* From the cursor to the end, then from the start to the cursor. */
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t end = pass ? start : MAX_THREADS;
+        for (uint32_t i = set_next(runnable_set, pass ? 0 : start); i < end;
+             i = set_next(runnable_set, i + 1)) {
+            struct thread *t = &threads[i];
+            /* Unlocked peek first: a lock per candidate would be slow. */
+            if (t->state != T_RUNNABLE || !may_run_here(t, c))
+                continue;
+            spin_lock(&t->lock);
+            if (t->state == T_RUNNABLE && may_run_here(t, c)) {
+                __atomic_store_n(&pick_cursor, (i + 1) % MAX_THREADS, __ATOMIC_RELAXED);
+                return t;
+            }
+            spin_unlock(&t->lock);
         }
-        spin_unlock(&t->lock);
     }
     return NULL;
 }
@@ -85,7 +151,7 @@ static bool work_for(const struct cpu *c)
 {
     if (none_runnable())
         return false;
-    for (uint32_t i = 0; i < MAX_THREADS; i++) {
+    for (uint32_t i = set_next(runnable_set, 0); i < MAX_THREADS; i = set_next(runnable_set, i + 1)) {
         const struct thread *t = &threads[i];
         if (t->state == T_RUNNABLE && may_run_here(t, c))
             return true;
@@ -104,6 +170,7 @@ static void switch_address_space(struct cpu *c, uint64_t root)
 static void run(struct cpu *c, struct thread *t)
 {
     t->state = T_RUNNING;
+    set_remove(runnable_set, t);
     __atomic_sub_fetch(&runnable_count, 1, __ATOMIC_SEQ_CST);
     t->cpu = (int)c->id;
     t->tf.kernel_tp = (uint64_t)c;
@@ -119,11 +186,11 @@ static void run(struct cpu *c, struct thread *t)
         switch_address_space(c, t->proc->as->root);
     if (t->proc)
         t->proc->last_ran = arch_read_time();
-    if (meters_enabled)
+    if (pcmeters_enabled)
         pcmeter_switch_in(c);
     arch_context_switch(&c->scheduler, &t->context);
     c->current = NULL;
-    if (meters_enabled)
+    if (pcmeters_enabled)
         pcmeter_switch_out(c, t);
     /* A thread that has finished may have its address space freed as soon
      * as we let go of its lock: stop using its page table first. */
@@ -155,7 +222,6 @@ _Noreturn void scheduler(void)
 {
     struct cpu *c = this_cpu();
     c->current = NULL;
-    uint64_t turn_at = meter_now();
     for (;;) {
         /* Take pending interrupts (devices, IPIs) between picks. */
         arch_intr_on();
@@ -163,18 +229,16 @@ _Noreturn void scheduler(void)
         struct thread *t = pick_next(c);
         if (t) {
             run(c, t);
-            turn_at = meter_now();
         } else {
             idle(c);
             /* The whole turn that found nothing is idle time, the
              * interrupts it took included: under -icount the clock jumps
              * from tick to tick while the disk works in host time, and
              * every tick is such a turn (pcmeter.h, getwork). Stamps
-             * follow on from each other, so nothing between two turns is
-             * left out. */
-            uint64_t now = meter_now();
-            pcmeter_idle(c, now - turn_at);
-            turn_at = now;
+             * follow on from each other (the last switch-out's, then each
+             * idle turn's end), so nothing between two turns is left out. */
+            if (pcmeters_enabled)
+                pcmeter_idle_turn(c);
         }
     }
 }
@@ -237,6 +301,7 @@ static void sleep_common(void *chan, struct spinlock *lk, bool interruptible)
     }
     t->chan = chan;
     t->state = T_SLEEPING;
+    set_add(sleeping_set, t);
     if (lk != &t->lock)
         spin_unlock(lk);
     sched();
@@ -268,7 +333,7 @@ void make_runnable(struct thread *t)
 void wakeup(void *chan)
 {
     struct thread *self = current_thread();
-    for (int i = 0; i < MAX_THREADS; i++) {
+    for (uint32_t i = set_next(sleeping_set, 0); i < MAX_THREADS; i = set_next(sleeping_set, i + 1)) {
         struct thread *t = &threads[i];
         if (t == self || t->state != T_SLEEPING)
             continue;
@@ -284,6 +349,17 @@ void wakeup_thread(struct thread *t, void *chan)
     spin_lock(&t->lock);
     if (t->state == T_SLEEPING && t->chan == chan)
         make_runnable(t);
+    spin_unlock(&t->lock);
+}
+
+void wakeup_thread_next(struct thread *t, void *chan)
+{
+    spin_lock(&t->lock);
+    if (t->state == T_SLEEPING && t->chan == chan) {
+        make_runnable(t);
+        /* Interrupts are off under t->lock: this is still our hart. */
+        this_cpu()->handoff = t;
+    }
     spin_unlock(&t->lock);
 }
 

@@ -10,11 +10,16 @@
 #include "kstring.h"
 #include "printk.h"
 #include "arch_api.h"
+#include "aspace.h"
+#include "trap.h"
 #include <faultline/errno.h>
 
-#define UNBLOCKABLE     FL_SIGMASK(SIGKILL)
-#define SA_KNOWN_FLAGS  (FL_SA_NODEFER | FL_SA_RESETHAND)
+#define UNBLOCKABLE     SIG_UNBLOCKABLE
+#define SA_KNOWN_FLAGS  (FL_SA_NODEFER | FL_SA_RESETHAND | FL_SA_SIGINFO | FL_SA_ONSTACK)
 #define FRAME_ALIGN     16          /* the RISC-V ABI's stack alignment */
+#define NO_FRAME        (~(uint64_t)0 & ~(uint64_t)(FRAME_ALIGN - 1))   /* fails user_range_ok */
+/* Action flags that place or extend the frame (enter_handler's slow part). */
+#define SA_FRAME_FLAGS  (FL_SA_SIGINFO | FL_SA_ONSTACK)
 
 _Static_assert(FL_NREGS == ARCH_NREGS, "the signal frame holds the whole register file");
 _Static_assert(NSIG <= 64, "a mask is one uint64_t");
@@ -48,7 +53,7 @@ static const uint8_t debruijn_index[64] = {
     54, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19,  9, 13,  8,  7,  6,
 };
 
-static int lowest_signal(uint64_t set)
+int signal_lowest(uint64_t set)
 {
     return debruijn_index[((set & -set) * DEBRUIJN64) >> DEBRUIJN_SHIFT];
 }
@@ -67,7 +72,7 @@ static bool thread_live(const struct thread *t)
  * way out sees its bit: a signal unblocked here is never left pending
  * unnoticed. An unchanged mask is not written at all.
  */
-static void set_own_mask(struct thread *t, uint64_t blocked)
+void signal_set_own_mask(struct thread *t, uint64_t blocked)
 {
     if (blocked == t->sig_blocked)
         return;
@@ -92,21 +97,31 @@ static void interrupt_thread(struct thread *t)
     }
 }
 
+/* Whether a signal sig posted now should make t look: it does not block
+ * it, or it waits for it in sigtimedwait. Caller holds t->lock. */
+static bool wants(const struct thread *t, int sig)
+{
+    return !(t->sig_blocked & FL_SIGMASK(sig)) || (t->sig_waiting & FL_SIGMASK(sig));
+}
+
 /* Caller holds p->lock (t is p's). Every poster and dequeue() hold it, so
- * it alone orders the pending bits and the fault address; t->lock is for
- * t's state, which interrupting it reads. */
-static void post_to_thread(struct thread *t, int sig, uint64_t addr)
+ * it alone orders the pending bits and their origins; t->lock is for t's
+ * state, which interrupting it reads. */
+static void post_to_thread(struct thread *t, int sig, int code, int pid, uint64_t addr)
 {
     /* Full barrier: the mask is read after the bit is set (set_own_mask). */
     __atomic_or_fetch(&t->sig_pending, FL_SIGMASK(sig), __ATOMIC_SEQ_CST);
-    t->sig_fault_addr = addr;
+    struct sig_origin *from = &t->sig_from[sig];
+    from->code = code;
+    from->pid = pid;
+    from->addr = addr;
     t->sig_posted_at = meter_now();                           /* probe: signal posted */
     /* A signal to oneself (tkill of self, a caught fault) needs no
      * interrupting: the thread checks on its way out. */
     if (t == current_thread())
         return;
     spin_lock(&t->lock);
-    if (!(t->sig_blocked & FL_SIGMASK(sig)))
+    if (wants(t, sig))
         interrupt_thread(t);
     spin_unlock(&t->lock);
 }
@@ -117,7 +132,7 @@ static bool try_notify(struct thread *t, struct proc *p, int sig, uint64_t poste
 {
     bool took = false;
     spin_lock(&t->lock);
-    if (t->proc == p && thread_live(t) && !(t->sig_blocked & FL_SIGMASK(sig))) {
+    if (t->proc == p && thread_live(t) && wants(t, sig)) {
         t->sig_posted_at = posted;
         interrupt_thread(t);
         took = true;
@@ -126,12 +141,13 @@ static bool try_notify(struct thread *t, struct proc *p, int sig, uint64_t poste
     return took;
 }
 
-void signal_post_process(struct proc *p, int sig)
+void signal_post_process(struct proc *p, int sig, int from)
 {
     if (ignores(&p->sig_actions[sig], sig))
         return;
     /* Full barrier: the masks are read after the bit is set (set_own_mask). */
     __atomic_or_fetch(&p->sig_pending, FL_SIGMASK(sig), __ATOMIC_SEQ_CST);
+    p->sig_from[sig] = (struct sig_origin){ from ? SI_USER : SI_KERNEL, from, 0 };
     uint64_t posted = meter_now();                            /* probe: signal posted */
     /* The sender itself is the cheapest taker: it delivers on its way out. */
     struct thread *self = current_thread();
@@ -152,12 +168,17 @@ bool thread_interrupted(void)
         return false;
     if (proc_killed(p))
         return true;
-    uint64_t pending = __atomic_load_n(&t->sig_pending, __ATOMIC_RELAXED) |
-                       __atomic_load_n(&p->sig_pending, __ATOMIC_RELAXED);
-    return (pending & ~t->sig_blocked) != 0;
+    return signal_deliverable(t) != 0;
 }
 
-bool signal_catch_fault(int sig, uint64_t addr)
+uint64_t signal_deliverable(const struct thread *t)
+{
+    uint64_t pending = __atomic_load_n(&t->sig_pending, __ATOMIC_RELAXED) |
+                       __atomic_load_n(&t->proc->sig_pending, __ATOMIC_RELAXED);
+    return pending & ~t->sig_blocked & SIG_BITS;
+}
+
+bool signal_catch_fault(int sig, int code, uint64_t addr)
 {
     struct thread *t = current_thread();
     struct proc *p = t->proc;
@@ -168,7 +189,7 @@ bool signal_catch_fault(int sig, uint64_t addr)
      * cannot be caught: resuming would fault again at once. */
     bool caught = has_handler(&p->sig_actions[sig]) && !(t->sig_blocked & FL_SIGMASK(sig));
     if (caught)
-        post_to_thread(t, sig, addr);
+        post_to_thread(t, sig, code, 0, addr);
     spin_unlock(&p->lock);
     return caught;
 }
@@ -178,10 +199,24 @@ bool signal_catch_fault(int sig, uint64_t addr)
 /* What dequeue() hands to delivery. */
 struct delivery {
     int      sig;
-    uint64_t addr;
+    struct sig_origin from;
     uint64_t old_blocked;
     struct fl_sigaction act;
 };
+
+/* Takes sig off t's pending set, or else its process's, and says where
+ * it came from. Caller holds p->lock. */
+static inline __attribute__((always_inline)) struct sig_origin unpend(struct thread *t, int sig)
+{
+    struct proc *p = t->proc;
+    uint64_t bit = FL_SIGMASK(sig);
+    if (t->sig_pending & bit) {
+        __atomic_and_fetch(&t->sig_pending, ~bit, __ATOMIC_RELAXED);
+        return t->sig_from[sig];
+    }
+    __atomic_and_fetch(&p->sig_pending, ~bit, __ATOMIC_RELAXED);
+    return p->sig_from[sig];
+}
 
 /* Takes the lowest deliverable signal off t's or its process's pending set
  * and, for a handler, blocks what the handler's run must block. Ignored
@@ -189,32 +224,36 @@ struct delivery {
  * t is the current thread. p->lock alone suffices: every poster holds it
  * while it sets t's pending bits and fault address, and only t itself
  * writes its mask (a poster that reads the mask before it grows here only
- * interrupts t for nothing). */
+ * interrupts t for nothing).
+ *
+ * After sigsuspend (SIG_RESTORE_MASK) the mask to come back to is the one
+ * sigsuspend replaced: the handler's frame keeps it, or, if no handler
+ * runs, it is restored here. */
 static bool dequeue(struct thread *t, struct delivery *d)
 {
     struct proc *p = t->proc;
     bool found = false;
     spin_lock(&p->lock);
+    uint64_t before = t->sig_blocked;
+    bool restore = t->sig_pending & SIG_RESTORE_MASK;
+    if (restore) {
+        __atomic_and_fetch(&t->sig_pending, ~SIG_RESTORE_MASK, __ATOMIC_RELAXED);
+        before = t->sig_saved_blocked;
+    }
+    /* Bit 0 is clear now: what is left are signals. */
     for (;;) {
         uint64_t ready = (t->sig_pending | p->sig_pending) & ~t->sig_blocked;
         if (!ready)
             break;
-        int sig = lowest_signal(ready);
+        int sig = signal_lowest(ready);
         uint64_t bit = FL_SIGMASK(sig);
-        d->addr = 0;
-        if (t->sig_pending & bit) {
-            __atomic_and_fetch(&t->sig_pending, ~bit, __ATOMIC_RELAXED);
-            d->addr = t->sig_fault_addr;
-            t->sig_fault_addr = 0;
-        } else {
-            __atomic_and_fetch(&p->sig_pending, ~bit, __ATOMIC_RELAXED);
-        }
+        d->from = unpend(t, sig);
         struct fl_sigaction *a = &p->sig_actions[sig];
         if (ignores(a, sig))
             continue;
         d->sig = sig;
         d->act = *a;
-        d->old_blocked = t->sig_blocked;
+        d->old_blocked = before;
         if (has_handler(a)) {
             uint64_t block = a->mask | ((a->flags & FL_SA_NODEFER) ? 0 : bit);
             t->sig_blocked = (t->sig_blocked | block) & ~UNBLOCKABLE;
@@ -226,31 +265,113 @@ static bool dequeue(struct thread *t, struct delivery *d)
         found = true;
         break;
     }
+    if (restore && !(found && has_handler(&d->act)))
+        signal_set_own_mask(t, before);
     spin_unlock(&p->lock);
     return found;
 }
 
+bool signal_on_altstack(const struct thread *t, uint64_t sp)
+{
+    /* As the stack grows down, its top is on it and its base is not. */
+    return t->sig_altstack_size && sp > t->sig_altstack_sp &&
+           sp - t->sig_altstack_sp <= t->sig_altstack_size;
+}
+
+/* Where the handler's frame (size bytes) goes when the action or the
+ * thread has an alternate stack: below the interrupted sp, or at the top
+ * of the alternate stack for an FL_SA_ONSTACK handler not already on it.
+ * An address no range check passes if it does not fit there. */
+static __attribute__((noinline, cold)) uint64_t frame_place(const struct thread *t, const struct delivery *d, uint64_t size)
+{
+    uint64_t sp = tf_sp(&t->tf);
+    bool alt = signal_on_altstack(t, sp);
+    if (!alt && (d->act.flags & FL_SA_ONSTACK) && t->sig_altstack_size) {
+        sp = t->sig_altstack_sp + t->sig_altstack_size;
+        alt = true;
+    }
+    uint64_t frame = (sp - size) & ~(uint64_t)(FRAME_ALIGN - 1);
+    if (alt && (frame < t->sig_altstack_sp || frame > sp))
+        return NO_FRAME;             /* the alternate stack overflowed */
+    return frame;
+}
+
+/* SEGV_MAPERR or SEGV_ACCERR for a page fault at addr: whether anything
+ * is mapped there (a region), which the fault path did not say. */
+static int segv_code(struct proc *p, uint64_t addr)
+{
+    sleeplock_acquire(&p->as->lock);
+    bool mapped = aspace_find_region(p->as, addr) != NULL;
+    sleeplock_release(&p->as->lock);
+    return mapped ? SEGV_ACCERR : SEGV_MAPERR;
+}
+
+/* The siginfo of sig from `from` for t, which is about to take it. A
+ * fault's code is worked out here (SIG_CODE_TRAP); may_sleep: whether
+ * a SIGSEGV page fault may take the space's lock to tell SEGV_MAPERR from
+ * SEGV_ACCERR. */
+static void fill_info(struct fl_siginfo *info, const struct thread *t, int sig,
+                      struct sig_origin from, bool may_sleep)
+{
+    *info = (struct fl_siginfo){
+        .si_signo = sig, .si_code = from.code, .si_pid = from.pid, .si_addr = from.addr,
+    };
+    uint32_t kind = (uint32_t)from.code - (uint32_t)SIG_CODE_TRAP_BASE;
+    if (kind >= SIG_CODE_TRAP_KINDS)
+        return;
+    info->si_code = trap_si_code((int)kind, sig);
+    if (kind == TRAP_ILLEGAL || kind == TRAP_BREAKPOINT)
+        info->si_addr = tf_pc(&t->tf);     /* not yet left: the instruction's own */
+    else if (kind == TRAP_PAGE_FAULT && sig == SIGSEGV && may_sleep)
+        info->si_code = segv_code(t->proc, info->si_addr);
+}
+
+/* The handler's siginfo, at uinfo (checked with the frame). Interrupts on. */
+static __attribute__((noinline, cold)) long push_siginfo(struct thread *t, const struct delivery *d, uint64_t uinfo)
+{
+    struct fl_siginfo info;
+    fill_info(&info, t, d->sig, d->from, true);
+    return copy_to_user(uinfo, &info, sizeof info);
+}
+
 /* Builds the frame on the user stack and points t at the handler. On an
- * unwritable stack the process is killed with SIGSEGV instead. */
+ * unwritable stack the process is killed with SIGSEGV instead. A plain
+ * handler on a thread with no alternate stack (the common case, which
+ * lat measures) pays two loads and a branch for the rest. */
 static void enter_handler(struct thread *t, const struct delivery *d)
 {
-    /* Below the interrupted sp; a wrap-around lands above USER_TOP and
-     * fails the range check like any other bad stack. The range is checked
-     * once for the whole frame, which is then written register by register
-     * straight from the trapframe (no copy in between). */
-    uint64_t frame = (tf_sp(&t->tf) - sizeof(struct fl_sigframe)) & ~(uint64_t)(FRAME_ALIGN - 1);
+    uint64_t size = sizeof(struct fl_sigframe);
+    bool extras = (d->act.flags & SA_FRAME_FLAGS) || t->sig_altstack_size;
+    bool siginfo = extras && (d->act.flags & FL_SA_SIGINFO);
+    uint64_t frame;
+    if (__builtin_expect(!extras, 1)) {
+        /* Below the interrupted sp; a wrap-around lands above USER_TOP and
+         * fails the range check like any other bad stack. */
+        frame = (tf_sp(&t->tf) - size) & ~(uint64_t)(FRAME_ALIGN - 1);
+    } else {
+        if (siginfo)
+            size += sizeof(struct fl_siginfo);
+        frame = frame_place(t, d, size);
+    }
+    uint64_t uinfo = frame + sizeof(struct fl_sigframe);
+    /* The range is checked once for the whole frame (and siginfo), which
+     * is then written register by register straight from the trapframe
+     * (no copy in between). */
     long rc = -EFAULT;
-    if (user_range_ok(frame, sizeof(struct fl_sigframe))) {
+    if (user_range_ok(frame, size)) {
         /* The stores may fault in a stack page, which may sleep. */
         arch_intr_on();
-        rc = arch_sigframe_push(frame, &t->tf, (uint64_t)d->sig, d->addr, d->old_blocked);
+        rc = arch_sigframe_push(frame, &t->tf, (uint64_t)d->sig, d->from.addr, d->old_blocked);
+        if (!rc && siginfo)
+            rc = push_siginfo(t, d, uinfo);
         arch_intr_off();
     }
     if (rc) {
         proc_user_fault("signal frame not writable", tf_pc(&t->tf), frame, SIGSEGV);
         return;
     }
-    tf_enter_handler(&t->tf, d->act.handler, d->act.restorer, frame, (uint64_t)d->sig, d->addr);
+    tf_enter_handler(&t->tf, d->act.handler, d->act.restorer, frame, (uint64_t)d->sig,
+                     siginfo ? uinfo : d->from.addr);
     /* probe: handler entered (the next user instruction is the handler's) */
     meter_record(FL_METER_SIGNAL_INTERRUPT_TO_HANDLER, t->sig_interrupted_at, meter_now());
 }
@@ -270,6 +391,26 @@ void signal_deliver(struct thread *t)
     t->sig_ipi_at = 0;     /* an IPI that found us already on our way out */
 }
 
+int signal_take(struct thread *t, uint64_t set, struct fl_siginfo *info)
+{
+    struct proc *p = t->proc;
+    uint64_t ready = t->sig_pending & set & SIG_BITS;
+    if (!ready)
+        ready = p->sig_pending & set & SIG_BITS;
+    if (!ready)
+        return 0;
+    int sig = signal_lowest(ready);
+    fill_info(info, t, sig, unpend(t, sig), false);
+    return sig;
+}
+
+void signal_put_back(struct thread *t, const struct fl_siginfo *info)
+{
+    int sig = info->si_signo;
+    __atomic_or_fetch(&t->sig_pending, FL_SIGMASK(sig), __ATOMIC_SEQ_CST);
+    t->sig_from[sig] = (struct sig_origin){ info->si_code, info->si_pid, info->si_addr };
+}
+
 /* ---------------------------------------------------------------- fork, exec */
 
 void signal_fork(struct thread *parent, struct proc *child, struct thread *child_thread)
@@ -281,10 +422,16 @@ void signal_fork(struct thread *parent, struct proc *child, struct thread *child
     child->sig_pending = 0;
     child_thread->sig_pending = 0;
     child_thread->sig_blocked = parent->sig_blocked;
+    /* The child runs on a copy of the parent's memory: its alternate stack too. */
+    child_thread->sig_altstack_sp = parent->sig_altstack_sp;
+    child_thread->sig_altstack_size = parent->sig_altstack_size;
 }
 
 void signal_exec_reset(struct proc *p)
 {
+    /* The alternate stack was in the old image. */
+    struct thread *t = current_thread();
+    t->sig_altstack_sp = t->sig_altstack_size = 0;
     spin_lock(&p->lock);
     for (int sig = 1; sig < NSIG; sig++) {
         struct fl_sigaction *a = &p->sig_actions[sig];
@@ -380,7 +527,7 @@ long sys_sigprocmask(uint64_t how, uint64_t uset, uint64_t uold)
         return 0;
     uint64_t blocked = t->sig_blocked;
     long rc = apply_mask(how, set, &blocked);
-    set_own_mask(t, blocked);
+    signal_set_own_mask(t, blocked);
     /* Newly unblocked pending signals are delivered on the way out. */
     return rc;
 }
@@ -389,7 +536,7 @@ long sys_sigpending(uint64_t uset)
 {
     struct thread *t = current_thread();
     /* Plain loads: a snapshot is all sigpending promises. */
-    uint64_t set = t->sig_pending | t->proc->sig_pending;
+    uint64_t set = (t->sig_pending | t->proc->sig_pending) & SIG_BITS;
     return copy_to_user(uset, &set, sizeof set) ? -EFAULT : 0;
 }
 
@@ -413,7 +560,7 @@ long sys_tkill(uint64_t tid, uint64_t sig)
             return proc_kill(p->pid, SIGKILL);   /* ends the whole process */
         }
         if (!ignores(&p->sig_actions[sig], (int)sig))
-            post_to_thread(t, (int)sig, 0);
+            post_to_thread(t, (int)sig, SI_TKILL, p->pid, 0);
         rc = 0;
     }
     spin_unlock(&p->lock);
@@ -438,7 +585,7 @@ long signal_return(struct thread *t)
         proc_user_fault("bad signal frame", pc, at, SIGSEGV);
         return -EFAULT;
     }
-    set_own_mask(t, blocked & ~UNBLOCKABLE);
+    signal_set_own_mask(t, blocked & ~UNBLOCKABLE);
     meter_record(FL_METER_SIGNAL_SIGRETURN_TO_RESTORED, entered, meter_now());  /* probe: context restored */
     return (long)tf_args(&t->tf)[0];      /* a0, as restored */
 }

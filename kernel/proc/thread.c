@@ -24,6 +24,7 @@
  * after a thread bomb on a machine that may have 8 MiB, and memory would
  * not come back.
  */
+#include "ulf.h"
 #include "proc.h"
 #include "frame.h"
 #include "mmu.h"
@@ -174,7 +175,8 @@ struct thread *thread_alloc(struct proc *p, const char *name)
         t->kentry = NULL;
         t->karg = NULL;
         t->utime = t->stime = 0;
-        t->sig_pending = t->sig_blocked = t->sig_fault_addr = 0;
+        t->sig_pending = t->sig_blocked = t->sig_waiting = 0;
+        t->sig_altstack_sp = t->sig_altstack_size = 0;
         t->sig_posted_at = t->sig_ipi_at = t->sig_interrupted_at = 0;
         t->stamp = arch_read_time();
         kstrlcpy(t->name, name, sizeof t->name);
@@ -190,7 +192,8 @@ struct thread *thread_alloc(struct proc *p, const char *name)
 /* The trapframe carries the ids the light system calls return. */
 void thread_sync_ids(struct thread *t)
 {
-    t->tf.light = params.lightsys == LIGHTSYS_ON;
+    /* An emulated process's calls all take the full path (kernel/ulf). */
+    t->tf.light = params.lightsys == LIGHTSYS_ON && (!t->proc || ulf_light_allowed(t->proc));
     t->tf.pid = t->proc ? (uint64_t)t->proc->pid : 0;
     t->tf.tid = (uint64_t)t->tid;
 }

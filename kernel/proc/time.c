@@ -111,6 +111,30 @@ long sleep_ms(uint64_t ms)
     return rc;
 }
 
+#define NS_PER_US 1000UL
+
+uint64_t time_deadline(uint64_t sec, uint64_t nsec)
+{
+    /* Past the end of time: never (a wait that long is a wait forever). */
+    uint64_t max_sec = (UINT64_MAX - arch_read_time()) / timebase - 1;
+    if (sec >= max_sec)
+        return UINT64_MAX;
+    return arch_read_time() + sec * timebase + nsec / NS_PER_US * timebase / US_PER_SEC;
+}
+
+bool time_reached(uint64_t deadline)
+{
+    return arch_read_time() >= deadline;
+}
+
+void *time_tick_waiters(int delta)
+{
+    spin_lock(&sleep_lock);
+    sleepers += delta;
+    spin_unlock(&sleep_lock);
+    return &sleepers;
+}
+
 long sys_sleep(uint64_t ms)
 {
     return sleep_ms(ms);

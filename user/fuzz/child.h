@@ -92,6 +92,10 @@ bool may_be_console(uint64_t fd);
 uint64_t place_arg(int i, const char *s);
 enum fd_kind path_fd_kind(int kind);
 
+/* sigwait.c: the constraints on sigsuspend, sigtimedwait and sigaltstack
+ * (see there); true if the call may end the child. */
+bool constrain_signal_wait(const struct fuzz_call *c, long nr, uint64_t *a);
+
 /* The end of the buffers: the guard page starts here. */
 static inline uintptr_t region_end(void) { return (uintptr_t)self.region + REGION_BYTES; }
 

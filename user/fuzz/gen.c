@@ -6,7 +6,9 @@
  * Constrained (run.c says how and why): exec never names a program that
  * can run, sleep is short, reads of the console ask for 0 bytes, writes
  * to it come from memory the kernel may not read, SIGKILL never reaches
- * the fuzz parent, and mmap/munmap stay out of the child's own image.
+ * the fuzz parent, mmap/munmap stay out of the child's own image, and
+ * sigsuspend, sigtimedwait and sigaltstack neither wait long nor put a
+ * signal stack on the child's own memory (sigwait.c).
  */
 #include "fuzz.h"
 #include "mix64.h"
@@ -91,6 +93,19 @@ const struct fuzz_spec fuzz_specs[] = {
     { "getsid",        SYS_getsid,        12, R, { A_PID } },
     { "tcsetpgrp",     SYS_tcsetpgrp,     16, R, { A_FD, A_PID } },
     { "tcgetpgrp",     SYS_tcgetpgrp,     12, R, { A_FD } },
+    /* Constrained so that each returns soon (sigwait.c); sigsuspend may
+     * let in a pending signal whose default ends the child. */
+    { "sigsuspend",    SYS_sigsuspend,     8, E, { A_PTR_IN } },
+    { "sigaltstack",   SYS_sigaltstack,   12, R, { A_PTR_IN, A_PTR_OUT } },
+    { "sigtimedwait",  SYS_sigtimedwait,  12, R, { A_PTR_IN, A_PTR_OUT, A_PTR_IN } },
+    { "ulf_attach",    SYS_ulf_attach,    12, R, { A_PID, A_ADDR, A_LEN, A_INT, A_INT } },
+    { "ulf_grant",     SYS_ulf_grant,      8, R, { A_LEN } },
+    { "ulf_recv",      SYS_ulf_recv,       8, R, { A_PTR_OUT } },
+    { "ulf_load",      SYS_ulf_load,      12, R, { A_PID, A_ADDR, A_ADDR, A_INT } },
+    { "ulf_unload",    SYS_ulf_unload,    12, R, { A_PID, A_ADDR, A_LEN } },
+    { "ulf_resume",    SYS_ulf_resume,    12, R, { A_TID, A_INT, A_INT } },
+    { "ulf_regs",      SYS_ulf_regs,      12, R, { A_TID, A_PTR_OUT, A_INT } },
+    { "ulf_reply_recv", SYS_ulf_reply_recv, 8, R, { A_TID, A_INT, A_INT, A_PTR_OUT } },
     { "bad_number",    FUZZ_NR_BAD,       12, R, { A_INT, A_INT, A_INT, A_INT, A_INT, A_INT } },
 };
 #undef N

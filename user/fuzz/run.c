@@ -14,8 +14,12 @@
  *  - SIGKILL never goes to the fuzz parent or its group (other signals
  *    do: the parent ignores them); the shell's pid is never named at all.
  *  - setpgid never joins the shell's group (kill(0) would then reach it).
+ *  - sigsuspend, sigtimedwait and sigaltstack: see sigwait.c.
+ *  - ulf_attach never names a real process (see there).
  */
 #include "child.h"
+
+#define GRANT_FRAMES_MAX 16
 
 struct child self;
 char thread_stacks[THREAD_STACKS][THREAD_STACK] __attribute__((aligned(16)));
@@ -86,6 +90,18 @@ static bool constrain(const struct fuzz_call *c, long nr, uint64_t *a, bool in_t
         if (LOW32(a[1]) == self.w->shell_pid)
             a[1] = NO_SUCH_PID;
         return false;
+    case SYS_ulf_attach:
+        /* Managing a child would let ulf_recv wait for it for good (a
+         * child stuck in an unanswered fault sends nothing more): only
+         * the refusals are made. */
+        a[0] = NO_SUCH_PID;
+        return false;
+    case SYS_ulf_grant:
+        /* A few frames, or more than the quota (refused): a child that
+         * took a thousand would leave its siblings short of memory. */
+        if (a[0] <= FL_ULF_FRAME_QUOTA)
+            a[0] %= GRANT_FRAMES_MAX + 1;
+        return false;
     case SYS_mmap:
         if (a[3] & FL_MAP_FIXED)
             keep_off_self(&a[0], &a[1], false);
@@ -128,6 +144,10 @@ static bool constrain(const struct fuzz_call *c, long nr, uint64_t *a, bool in_t
             return false;
         }
         return true;
+    case SYS_sigsuspend:
+    case SYS_sigtimedwait:
+    case SYS_sigaltstack:
+        return constrain_signal_wait(c, nr, a);
     default:
         return fuzz_specs[c->spec].fate == F_MAY_END && nr != SYS_sigaction;
     }

@@ -5,7 +5,9 @@
  */
 #include "ulib.h"
 
-#define FD_SINK_BUFFER   256   /* one write() per line of ordinary length */
+#define FD_SINK_BUFFER   1024  /* one write() per line, FL-JSON lines too: a line
+                                  written in pieces can be split by another
+                                  process's output on the same console */
 #define NUMBER_DIGITS_MAX 24   /* 2^64 in octal needs 22, in decimal 20 */
 
 struct sink {

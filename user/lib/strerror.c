@@ -8,12 +8,14 @@ static const char *const messages[] = {
     [ESRCH]        = "no such process or thread",
     [EINTR]        = "interrupted",
     [EIO]          = "I/O error",
+    [ENXIO]        = "no such address in a managed region",
     [E2BIG]        = "argument list too long",
     [ENOEXEC]      = "not an executable",
     [EBADF]        = "bad file descriptor",
     [ECHILD]       = "no child to wait for",
     [EAGAIN]       = "out of processes or threads, try again",
     [ENOMEM]       = "out of memory",
+    [EACCES]       = "permission denied",
     [EFAULT]       = "bad address",
     [EBUSY]        = "resource busy",
     [EEXIST]       = "file exists",
@@ -30,6 +32,7 @@ static const char *const messages[] = {
     [EDEADLK]      = "would deadlock",
     [ENAMETOOLONG] = "file name too long",
     [ENOSYS]       = "no such system call",
+    [EDQUOT]       = "frame quota exceeded",
 };
 
 /* Accepts the negative value a system call returned as well as errno. */

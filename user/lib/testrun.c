@@ -13,6 +13,7 @@
 #define MESSAGE_MAX       200
 
 const char *current_test = "tests";
+long test_timeout_ms = TEST_TIMEOUT_MS;
 
 static const char *decimal(long r, char *buf, size_t size)
 {
@@ -67,10 +68,10 @@ static bool run_test(const struct test *t)
             printf("%s: FAILED wait_pid: %s\n", t->name, strerror(r));
             return false;
         }
-        if (uptime() - start > TEST_TIMEOUT_MS) {
+        if (uptime() - start > test_timeout_ms) {
             kill(pid, SIGKILL);
             wait_pid(pid, &status, 0);
-            printf("%s: FAILED timed out after %d ms\n", t->name, TEST_TIMEOUT_MS);
+            printf("%s: FAILED timed out after %ld ms\n", t->name, test_timeout_ms);
             return false;
         }
         sleep(POLL_MS);

@@ -27,6 +27,10 @@ struct test {
  * starts, then the test's. A test may set it for a child it forks. */
 extern const char *current_test;
 
+/* How long a test may run before the runner ends it as hung; a program
+ * with a longer test (one it is told to run longer) may raise it. */
+extern long test_timeout_ms;
+
 /* How expect() shows a value (into buf, returning it). The default prints
  * it in decimal; a program may set another before running its tests. */
 extern const char *(*test_result_name)(long r, char *buf, size_t size);

@@ -79,6 +79,27 @@ int   setsid(void);
 int   getsid(int pid);
 int   tcsetpgrp(int fd, int pgid);    /* fd on the console */
 int   tcgetpgrp(int fd);              /* 0 if no foreground group */
+/* Waiting for signals (see include/faultline/syscall.h). sigsuspend
+ * returns -EINTR once a handler has run, with the old mask back;
+ * sigtimedwait returns the signal it took, -EAGAIN on timeout, -EINTR if
+ * a handled signal came first (timeout NULL: wait for ever). */
+int   sigsuspend(const uint64_t *mask);
+int   sigaltstack(const struct fl_stack *ss, struct fl_stack *old);
+int   sigtimedwait(const uint64_t *set, struct fl_siginfo *info, const struct fl_timespec *timeout);
+/* User-level fault handlers and trap forwarding (docs/ulf.md). */
+long  ulf_attach(int pid, void *addr, unsigned long len, int prot, int flags);
+void *ulf_grant(unsigned long frames);          /* the frames' address, or -errno (ptr_error) */
+int   ulf_recv(struct fl_ulf_msg *msg);
+int   ulf_load(int pid, void *va, void *frame, int prot);
+long  ulf_unload(int pid, void *va, unsigned long len);
+int   ulf_resume(int tid, int how, long value);
+int   ulf_regs(int tid, struct fl_ulf_regs *regs, int write);
+/* ulf_resume, then ulf_recv into msg, in one call. */
+int   ulf_reply_recv(int tid, int how, long value, struct fl_ulf_msg *msg);
+/* fork() whose child waits (lib/ulfhold.c) until the parent, having
+ * attached to it, calls ulf_release(pid); -errno if the fork failed. */
+int   ulf_fork_held(void);
+int   ulf_release(int pid);
 
 /* Any system call by number, for tests that pass what no prototype allows. */
 long  raw_syscall(long number, long a0, long a1, long a2, long a3, long a4, long a5);
@@ -106,6 +127,15 @@ void __sigreturn_trampoline(void);
 int   signal(int sig, sighandler_t handler);
 #define SIG_DFL_HANDLER  ((sighandler_t)(uintptr_t)SIG_DFL)
 #define SIG_IGN_HANDLER  ((sighandler_t)(uintptr_t)SIG_IGN)
+/* An FL_SA_SIGINFO handler: the signal, where it came from, and the
+ * frame (the "ucontext": regs and mask, as for any handler). */
+typedef void (*siginfo_handler_t)(int sig, struct fl_siginfo *info, struct fl_sigframe *frame);
+/* Installs an FL_SA_SIGINFO handler with extra flags (FL_SA_ONSTACK ...)
+ * and mask; returns 0 or -errno. */
+int   sigaction_info(int sig, siginfo_handler_t handler, uint64_t mask, uint32_t flags);
+/* Waits until a signal is delivered to a handler: sigsuspend with the
+ * mask as it is. Returns -EINTR. */
+int   pause(void);
 
 /* ---- threads (lib/thread.c) ---- */
 typedef long (*thread_fn)(void *arg);

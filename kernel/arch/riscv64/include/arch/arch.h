@@ -141,6 +141,20 @@ static inline void tf_set_return(struct trapframe *tf, uint64_t v) { tf->a0 = v;
  * arch_sigframe_push/pop (usercopy.S) move it to and from the frame. */
 #define ARCH_NREGS 32
 static inline uint64_t tf_pc(const struct trapframe *tf) { return tf->sepc; }
+/* The whole user context in that order, for a user-level emulator
+ * (kernel/ulf): regs[0] = pc, regs[n] = xn. */
+static inline void tf_get_regs(const struct trapframe *tf, uint64_t regs[ARCH_NREGS])
+{
+    regs[0] = tf->sepc;
+    for (int i = 1; i < ARCH_NREGS; i++)
+        regs[i] = (&tf->ra)[i - 1];
+}
+static inline void tf_set_regs(struct trapframe *tf, const uint64_t regs[ARCH_NREGS])
+{
+    tf->sepc = regs[0];
+    for (int i = 1; i < ARCH_NREGS; i++)
+        (&tf->ra)[i - 1] = regs[i];
+}
 static inline uint64_t tf_sp(const struct trapframe *tf) { return tf->sp; }
 /* Enters handler(sig, addr, frame) with sp = frame, returning to restorer. */
 static inline void tf_enter_handler(struct trapframe *tf, uint64_t handler, uint64_t restorer,

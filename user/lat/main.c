@@ -25,22 +25,20 @@
  * FL-JSON {"lat":"done","failed":F}. The exit status is 1 if any failed.
  *
  *   lat            every benchmark (swapin needs mm=swap, pagein a swap
- *                  device, signal_cross two harts)
+ *                  device, signal_cross and sigpingpong_cross two harts)
  *   lat NAME...    only those
  *   lat meters     no benchmark: the kernel's meters as they stand (since
  *                  boot or the last reset), FL-JSON {"meters":[...],"bench":"meters"},
  *                  then reset them, so a workload run between two
  *                  `lat meters` is metered alone (tools/mmbench.py)
  *   lat -h         usage; an unknown name also prints it (exit status 2)
+ *
+ * The signal benchmarks are in signals.c, the scheduler's in sched.c,
+ * user-level fault handling and trap forwarding (ulf_fault, trap_forward)
+ * in ulf.c; result lines and meter parts in stats.c.
  */
-#include "ulib.h"
+#include "lat.h"
 
-#define SAMPLES         1000
-#define CROSS_SAMPLES   100        /* cross-hart signals: each waits for the other hart */
-#define CROSS_WARMUP    10
-#define CROSS_WAIT_MS   1          /* the sender sleeps (its hart idles) while the target runs */
-#define RISCV_INSN_BYTES 4         /* the faulting load in segv_catch is not compressed */
-#define WARMUP          100
 #define FAULT_PAGES     256        /* demand-zero samples: one per fresh page */
 #define FAULT_WARMUP    16
 #define PAGEIN_PAGES    64         /* page-in and minor-fault samples: one per page */
@@ -48,29 +46,21 @@
 #define SWAP_ROUNDS     8          /* whole-process swap-outs and swap-ins (mm=swap) */
 #define SWAP_WARMUP     2
 #define SWAP_PAGES      64         /* heap pages the process carries out and back */
-#define PAGE_BYTES      4096
 #define FORK_SAMPLES    64         /* fork + exit + wait round trips */
 #define FORK_WARMUP     4
 #define FORK_USED_BYTES (16L << 20) /* fork_used: touched and freed before the forks */
-#define HIST_BUCKETS    64
-#define PERCENT_90      90
-#define PERCENT         100
-
 #define EXIT_FAILED     1
 #define EXIT_USAGE      2
 
-static uint64_t samples[SAMPLES];
-static uint64_t overhead;
-/* Units of rdinstret and rdcycle readings, from what the kernel found. */
-static const char *insn_unit = "instructions";
-static const char *cycle_unit = "cycles";
+uint64_t samples[SAMPLES];
+uint64_t overhead;
+const char *insn_unit = "instructions";
+const char *cycle_unit = "cycles";
 static int failures;           /* benchmarks that could not run */
 
 /* A benchmark that could not run says so in the output, not only in a
  * line of prose, so that a report can name it. */
-static void bench_failed(const char *name, const char *fmt, ...)
-    __attribute__((format(__printf__, 2, 3)));
-static void bench_failed(const char *name, const char *fmt, ...)
+void bench_failed(const char *name, const char *fmt, ...)
 {
     char why[160];
     va_list ap;
@@ -90,11 +80,6 @@ static const char *const meter_names[] = {
 
 /* ------------------------------------------------------------ timing */
 
-static inline __attribute__((always_inline)) uint64_t now(void)
-{
-    return rdinstret();
-}
-
 static inline __attribute__((always_inline)) void ecall0(long nr)
 {
     (void)syscall_inline0(nr);
@@ -112,69 +97,15 @@ static void measure_overhead(void)
     overhead = best;
 }
 
-static uint64_t net(uint64_t t0, uint64_t t1)
+uint64_t net(uint64_t t0, uint64_t t1)
 {
     uint64_t d = t1 - t0;
     return d > overhead ? d - overhead : 0;
 }
 
-/* ------------------------------------------------------------ statistics */
+/* ------------------------------------------------------------ results (stats.c) */
 
-static void sort(uint64_t *v, int n)
-{
-    for (int i = 1; i < n; i++) {
-        uint64_t x = v[i];
-        int j = i - 1;
-        while (j >= 0 && v[j] > x) {
-            v[j + 1] = v[j];
-            j--;
-        }
-        v[j + 1] = x;
-    }
-}
-
-static unsigned bucket_of(uint64_t v)
-{
-    unsigned b = 0;
-    while (v >>= 1)
-        b++;
-    return b;
-}
-
-static void print_hist(const uint64_t *counts)
-{
-    printf("\"hist\":[");
-    bool first = true;
-    for (int b = 0; b < HIST_BUCKETS; b++) {
-        if (!counts[b])
-            continue;
-        uint64_t lo = b ? 1UL << b : 0, hi = (1UL << (b + 1)) - 1;
-        printf("%s[%lu,%lu,%lu]", first ? "" : ",", lo, hi, counts[b]);
-        first = false;
-    }
-    printf("]");
-}
-
-/* Prints the line for `name`, leaving it open for parts when asked. */
-static void report_unit(const char *name, const char *unit, int warmup, uint64_t *v, int n, bool more)
-{
-    sort(v, n);
-    uint64_t sum = 0, hist[HIST_BUCKETS] = { 0 };
-    for (int i = 0; i < n; i++) {
-        sum += v[i];
-        hist[bucket_of(v[i])]++;
-    }
-    uint64_t mean_x100 = sum * PERCENT / (uint64_t)n;
-    printf("FL-JSON {\"bench\":\"%s\",\"unit\":\"%s\",\"n\":%d,\"warmup\":%d,"
-           "\"overhead\":%lu,\"min\":%lu,\"median\":%lu,\"mean\":%lu.%02lu,\"p90\":%lu,"
-           "\"max\":%lu,",
-           name, unit, n, warmup, overhead, v[0], v[n / 2],
-           mean_x100 / PERCENT, mean_x100 % PERCENT, v[(n * PERCENT_90) / PERCENT], v[n - 1]);
-    print_hist(hist);
-    printf(more ? "," : "}\n");
-}
-
-static void report(const char *name, uint64_t *v, int n, bool more)
+void report(const char *name, uint64_t *v, int n, bool more)
 {
     report_unit(name, insn_unit, WARMUP, v, n, more);
 }
@@ -184,14 +115,7 @@ static void report_meter_part(const char *part, enum fl_meter_event e, bool last
 {
     struct fl_meter m[FL_METER_COUNT];
     long n = meter_read(-1, m, FL_METER_COUNT);
-    if (n <= (long)e || m[e].count == 0) {
-        printf("\"%s\":null%s", part, last ? "" : ",");
-        return;
-    }
-    uint64_t mean_x100 = m[e].sum * PERCENT / m[e].count;
-    printf("\"%s\":{\"unit\":\"%s\",\"n\":%lu,\"min\":%lu,\"mean\":%lu.%02lu,\"max\":%lu}%s",
-           part, cycle_unit, m[e].count, m[e].min, mean_x100 / PERCENT, mean_x100 % PERCENT, m[e].max,
-           last ? "" : ",");
+    report_meter_part_of(m, n, part, e, last);
 }
 
 /* ------------------------------------------------------------ benchmarks */
@@ -373,150 +297,6 @@ static void bench_swapin(void)
     sbrk(-(long)SWAP_PAGES * PAGE_BYTES);
 }
 
-/* ------------------------------------------------------------ signals */
-
-static volatile uint64_t handler_end;   /* counter when the handler returns */
-static volatile uint64_t handler_start; /* counter when the handler starts (cross) */
-static volatile int cross_seen;         /* handled signals seen by the target */
-
-static void empty_handler(int sig, uint64_t addr, struct fl_sigframe *frame)
-{
-    (void)sig; (void)addr; (void)frame;
-    handler_end = now();
-}
-
-/* Signal to self, caught and returned: tkill, delivery on the way out of
- * that system call, the empty handler, the trampoline, sigreturn. The
- * second number is sigreturn alone: from the handler's last instruction
- * back to the instruction after tkill. */
-static void bench_signal_self(void)
-{
-    static uint64_t back[SAMPLES];
-    signal(SIGUSR1, empty_handler);
-    int self = gettid();
-    for (int i = 0; i < WARMUP; i++)
-        tkill(self, SIGUSR1);
-    for (int i = 0; i < SAMPLES; i++) {
-        uint64_t t0 = now();
-        tkill(self, SIGUSR1);
-        uint64_t t1 = now();
-        samples[i] = net(t0, t1);
-        back[i] = net(handler_end, t1);
-    }
-    signal(SIGUSR1, SIG_DFL_HANDLER);
-    report("signal_self", samples, SAMPLES, false);
-    report("sigreturn", back, SAMPLES, false);
-}
-
-/* SIGSEGV caught and returned: a load from address 0 faults, the handler
- * steps the saved pc past the load. */
-static void skip_handler(int sig, uint64_t addr, struct fl_sigframe *frame)
-{
-    (void)sig; (void)addr;
-    frame->regs[FL_REG_PC] += RISCV_INSN_BYTES;
-}
-
-static inline __attribute__((always_inline)) void load_null(void)
-{
-    /* .option norvc: the handler skips exactly one 4-byte instruction. */
-    __asm__ volatile(".option push\n.option norvc\nld zero, 0(zero)\n.option pop" ::: "memory");
-}
-
-static void bench_segv_catch(void)
-{
-    signal(SIGSEGV, skip_handler);
-    for (int i = 0; i < WARMUP; i++)
-        load_null();
-    for (int i = 0; i < SAMPLES; i++) {
-        uint64_t t0 = now();
-        load_null();
-        uint64_t t1 = now();
-        samples[i] = net(t0, t1);
-    }
-    signal(SIGSEGV, SIG_DFL_HANDLER);
-    report("segv_catch", samples, SAMPLES, false);
-}
-
-/*
- * A signal to a thread pinned on another hart, spinning in user mode, as
- * in the Cache Kernel paper. Both ends read rdcycle, which under -icount is
- * one virtual clock shared by all harts (rdinstret would be per hart).
- * delivery: tkill issued -> first instruction of the handler on the other
- * hart; return: last instruction of the handler -> the interrupted loop
- * running again. The sender sleeps so its hart idles (wfi) meanwhile; the
- * instructions it runs between the IPI and going idle are in `delivery`,
- * because the harts share one clock (docs/measurement.md).
- */
-static volatile int cross_stop;
-static volatile uint64_t resumed_at;
-
-static void cross_handler(int sig, uint64_t addr, struct fl_sigframe *frame)
-{
-    (void)sig; (void)addr; (void)frame;
-    handler_start = rdcycle();
-    cross_seen++;
-    handler_end = rdcycle();
-}
-
-static long cross_target(void *arg)
-{
-    (void)arg;
-    set_affinity(0, 1);
-    int seen = cross_seen;
-    while (!cross_stop) {
-        if (cross_seen != seen) {
-            resumed_at = rdcycle();
-            seen = cross_seen;
-        }
-    }
-    return 0;
-}
-
-static void bench_signal_cross(void)
-{
-    struct fl_sysinfo si;
-    if (sysinfo(&si) < 0 || si.nharts < 2) {
-        bench_failed("signal_cross", "it needs 2 harts");
-        return;
-    }
-    static uint64_t delivery[CROSS_SAMPLES], ret[CROSS_SAMPLES];
-    signal(SIGUSR2, cross_handler);
-    set_affinity(0, 0);
-    cross_stop = 0;
-    int tid = thread_create(cross_target, NULL);
-    if (tid < 0) {
-        bench_failed("signal_cross", "thread_create: %s", strerror(-tid));
-        return;
-    }
-    sleep(CROSS_WAIT_MS * 10);                 /* let it reach hart 1 and spin */
-    int n = 0;
-    for (int i = 0; i < CROSS_SAMPLES + CROSS_WARMUP; i++) {
-        int before = cross_seen;
-        uint64_t t0 = rdcycle();
-        tkill(tid, SIGUSR2);
-        while (cross_seen == before)
-            sleep(CROSS_WAIT_MS);
-        while (resumed_at < handler_end)
-            sleep(CROSS_WAIT_MS);
-        if (i < CROSS_WARMUP)
-            continue;
-        delivery[n] = handler_start - t0;
-        ret[n] = resumed_at - handler_end;
-        samples[n] = delivery[n] + ret[n];
-        n++;
-    }
-    cross_stop = 1;
-    thread_join(tid, NULL);
-    signal(SIGUSR2, SIG_DFL_HANDLER);
-    set_affinity(0, -1);
-    report_unit("signal_cross", cycle_unit, CROSS_WARMUP, samples, n, true);
-    sort(delivery, n);
-    sort(ret, n);
-    printf("\"parts\":{\"delivery\":{\"unit\":\"%s\",\"n\":%d,\"min\":%lu,\"median\":%lu,\"max\":%lu},"
-           "\"return\":{\"unit\":\"%s\",\"n\":%d,\"min\":%lu,\"median\":%lu,\"max\":%lu}}}\n",
-           cycle_unit, n, delivery[0], delivery[n / 2], delivery[n - 1], cycle_unit, n, ret[0], ret[n / 2], ret[n - 1]);
-}
-
 /* ------------------------------------------------------------ meters */
 
 static void print_meters(const char *bench)
@@ -618,11 +398,17 @@ static const struct bench benches[] = {
     { "fault_zero", bench_fault_zero },
     { "fault_read", bench_fault_read },
     { "signal_self", bench_signal_self },
+    { "kill_self", bench_kill_self },
     { "segv_catch", bench_segv_catch },
     { "signal_cross", bench_signal_cross },
+    { "sigpingpong", bench_sigpingpong },
+    { "sigpingpong_cross", bench_sigpingpong_cross },
     { "pagein", bench_pagein },
     { "minor_fault", bench_minor_fault },
     { "swapin", bench_swapin },
+    { "yield", bench_yield },
+    { "ulf_fault", bench_ulf_fault },
+    { "trap_forward", bench_trap_forward },
 };
 
 static const struct bench *find_bench(const char *name)
@@ -641,7 +427,8 @@ static void usage(int fd)
                 "benchmarks:");
     for (size_t i = 0; i < sizeof benches / sizeof benches[0]; i++)
         fprintf(fd, " %s", benches[i].name);
-    fprintf(fd, "\n(pagein needs a disk, swapin mm=swap and a disk, signal_cross 2 harts;"
+    fprintf(fd, "\n(pagein needs a disk, swapin mm=swap and a disk, signal_cross and"
+                " sigpingpong_cross 2 harts;"
                 " docs/measurement.md)\n");
 }
 
