@@ -12,8 +12,8 @@
 #include "vmstat.h"
 #include "usercopy.h"
 #include "irq.h"
-#include "pcmeter.h"
 #include "ulf.h"
+#include "pcmeter.h"
 #include <faultline/errno.h>
 
 /* A fault that spent time switched out (waiting for the disk or for

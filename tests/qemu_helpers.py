@@ -37,6 +37,7 @@ __all__ = [
     "boot_failure", "describe_exit", "halt", "parse_json_lines", "qemu_command",
     "run_gdb", "timeout_scale",
     "BOOT_TIMEOUT", "wait_for_log", "boot_hart", "wait_harts_online", "boot_to_shell",
+    "run_guest_program", "assert_guest_tests_passed",
 ]
 
 GDB_SCRIPT = TOOLS / "gdb" / "faultline-gdb.py"
@@ -112,3 +113,21 @@ def run_lat(m: Machine, args: str = "", timeout: float = 300.0) -> dict:
             results[obj["bench"]] = obj
     m.expect_prompt(timeout=60)
     return results
+
+
+def run_guest_program(m: Machine, command: str, timeout: float, silence: float) -> str:
+    """Types `command` at the prompt and returns what it printed up to the
+    next prompt: for the in-guest test programs (sigtests, sigposix,
+    ulftests, racetests), whose output is their verdict."""
+    m.send(command)
+    m.expect(re.escape(command) + r"\n", timeout=30)
+    return m.expect_prompt(timeout=timeout, idle_timeout=silence)
+
+
+def assert_guest_tests_passed(m: Machine, out: str, program: str) -> None:
+    """An in-guest test program's verdict: no FAILED line, no panic, and
+    its closing ALL TESTS PASSED."""
+    failed = [line for line in out.splitlines() if "FAILED" in line]
+    assert "FL-PANIC" not in m.log, m.log[-3000:]
+    assert not failed, f"{program} reported failures:\n" + "\n".join(failed)
+    assert re.search(r"^ALL TESTS PASSED$", out, re.MULTILINE), out[-3000:]

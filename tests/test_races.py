@@ -36,7 +36,7 @@ import time
 
 import pytest
 
-from qemu_helpers import boot_to_shell, wait_for_log
+from qemu_helpers import boot_to_shell, run_guest_program, wait_for_log
 from test_hog import HOG_TIMEOUT, assert_clean, run_hog
 from test_vmstat import VMSTAT_JSON, run_job
 
@@ -79,10 +79,7 @@ def settled_vmstat(m, free_at_least=0) -> dict:
 
 
 def run_racetests(m, args=""):
-    command = f"racetests {args}".strip()
-    m.send(command)
-    m.expect(re.escape(command) + r"\n", timeout=30)
-    return m.expect_prompt(timeout=RACETESTS_TIMEOUT, idle_timeout=RACETESTS_SILENCE)
+    return run_guest_program(m, f"racetests {args}".strip(), RACETESTS_TIMEOUT, RACETESTS_SILENCE)
 
 
 @pytest.mark.timeout(RACETESTS_TIMEOUT + 180)

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from qemu_helpers import boot_to_shell, wait_for_log
+from qemu_helpers import assert_guest_tests_passed, boot_to_shell, run_guest_program, wait_for_log
 from test_faults import KILL_LINE, assert_alive
 
 SIGTESTS_TIMEOUT = 300.0
@@ -21,17 +21,11 @@ EXPECTED_KILL_CAUSES = {
 
 
 def run_sigtests(m, args=""):
-    command = f"sigtests {args}".strip()
-    m.send(command)
-    m.expect(re.escape(command) + r"\n", timeout=30)
-    return m.expect_prompt(timeout=SIGTESTS_TIMEOUT, idle_timeout=SIGTESTS_SILENCE)
+    return run_guest_program(m, f"sigtests {args}".strip(), SIGTESTS_TIMEOUT, SIGTESTS_SILENCE)
 
 
 def assert_all_passed(m, out):
-    failed = [line for line in out.splitlines() if "FAILED" in line]
-    assert "FL-PANIC" not in m.log
-    assert not failed, "sigtests reported failures:\n" + "\n".join(failed)
-    assert re.search(r"^ALL TESTS PASSED$", out, re.MULTILINE), out[-3000:]
+    assert_guest_tests_passed(m, out, "sigtests")
 
 
 @pytest.mark.timeout(SIGTESTS_TIMEOUT + 120)

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from qemu_helpers import boot_to_shell
+from qemu_helpers import assert_guest_tests_passed, boot_to_shell, run_guest_program
 from test_faults import assert_alive
 
 SIGPOSIX_TIMEOUT = 400.0
@@ -24,17 +24,11 @@ TESTS = ("killzero", "suspendpending", "suspendwoken", "pausetest", "suspenddefa
 
 
 def run_sigposix(m, args="", timeout=SIGPOSIX_TIMEOUT, silence=SIGPOSIX_SILENCE):
-    command = f"sigposix {args}".strip()
-    m.send(command)
-    m.expect(re.escape(command) + r"\n", timeout=30)
-    return m.expect_prompt(timeout=timeout, idle_timeout=silence)
+    return run_guest_program(m, f"sigposix {args}".strip(), timeout, silence)
 
 
 def assert_all_passed(m, out):
-    failed = [line for line in out.splitlines() if "FAILED" in line]
-    assert "FL-PANIC" not in m.log
-    assert not failed, "sigposix reported failures:\n" + "\n".join(failed)
-    assert re.search(r"^ALL TESTS PASSED$", out, re.MULTILINE), out[-3000:]
+    assert_guest_tests_passed(m, out, "sigposix")
 
 
 @pytest.mark.timeout(SIGPOSIX_TIMEOUT + 120)

@@ -229,7 +229,7 @@ static const struct {
     { "time",        "time CMD...: run CMD, report real, user and sys time" },
     { "trace",       "trace [-a] PROG ARGS: print PROG's system calls" },
     { "ulftests",    "in-guest tests of user-level fault handlers" },
-    { "upager",      "upager [-f FRAMES] [-p fifo|clock|lru] PROG ARGS: user-level pager" },
+    { "upager",      "upager [-a] [-f FRAMES] [-p fifo|clock|lru] PROG ARGS: user-level pager" },
     { "uptime",      "time since boot, processes, free frames" },
     { "usertests",   "in-guest tests of the system calls" },
     { "vmstat",      "vmstat [-j] [N]: memory-manager counters" },

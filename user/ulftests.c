@@ -236,6 +236,47 @@ static void usercopy_fault(void)
     expect_exit(pid, 0);
 }
 
+/* FL_ULF_SPACE: a mapping the child makes after the attach is managed. */
+#define SPACE_WORD 0x5ace
+
+static void space_body(void)
+{
+    volatile uint64_t *p = mmap(NULL, PAGE, RW, FL_MAP_ANON);
+    if (ptr_error((void *)p))
+        exit(COPY_FAILED);
+    *p = SPACE_WORD;
+    exit(*p == SPACE_WORD ? 0 : BAD_VALUE);
+}
+
+static void whole_space(void)
+{
+    int pid = ulf_fork_held();
+    CHECK(pid >= 0, "fork: %s", strerror(pid));
+    if (pid == 0) {
+        space_body();
+        exit(0);
+    }
+    expect("ulf_attach", ulf_attach(pid, NULL, 0, 0, FL_ULF_SPACE), 0);
+    if (!pool) {
+        pool = ulf_grant(POOL_FRAMES);
+        CHECK(!ptr_error(pool), "ulf_grant: %s", strerror((int)ptr_error(pool)));
+    }
+    expect("release the child", ulf_release(pid), 0);
+    /* Its stack may fault too: every fault gets the next frame. */
+    struct fl_ulf_msg m;
+    int next = 0, writes = 0;
+    long r;
+    while ((r = ulf_recv(&m)) == 0) {
+        CHECK(m.kind == FL_ULF_FAULT && next < POOL_FRAMES, "message %d, frame %d", m.kind, next);
+        writes += m.access == FL_ULF_WRITE;
+        memset(frame(next), 0, PAGE);
+        load_and_resume(&m, pid, next++, RW);
+    }
+    expect("recv at the end", r, -ESRCH);
+    expect_exit(pid, 0);
+    CHECK(writes > 0, "the mapping's write never came");
+}
+
 /* --- every protection rule, each with its error --- */
 
 static void idle_body(void)
@@ -429,7 +470,7 @@ static void handler_faults(void) { handler_gone(BY_FAULT, SIGSEGV); }
 
 static const struct test tests[] = {
     TEST(read_fault), TEST(write_fault), TEST(exec_fault), TEST(permission_upgrade),
-    TEST(refused_fault), TEST(usercopy_fault), TEST(protection), TEST(quota),
+    TEST(refused_fault), TEST(usercopy_fault), TEST(whole_space), TEST(protection), TEST(quota),
     TEST(emulate), TEST(handler_killed), TEST(handler_exits), TEST(handler_faults),
 };
 

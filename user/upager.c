@@ -1,9 +1,10 @@
 /*
  * upager: a demand pager at user level (docs/ulf.md).
  *
- *   upager [-f FRAMES] [-p fifo|clock|lru] PROG [ARGS...]
+ *   upager [-a] [-f FRAMES] [-p fifo|clock|lru] PROG [ARGS...]
  *
- * Runs PROG with its heap, and the heaps of the processes it forks,
+ * Runs PROG with its heap (with -a: all its demand-zero memory, heap,
+ * stack and anonymous mappings), and that of the processes it forks,
  * managed by this process: the kernel grants FRAMES frames (default 64),
  * and every fault on a heap page comes here as a message. A page is
  * filled with zeros on its first touch and from its copy in this
@@ -54,6 +55,7 @@ struct frame {
 
 static struct {
     enum policy policy;
+    int attach_flags;               /* FL_ULF_HEAP, or FL_ULF_SPACE with -a */
     int nframes, used, hand;
     char *pool;
     struct frame *frames;
@@ -219,7 +221,7 @@ static int handle(const struct fl_ulf_msg *m)
 
 static _Noreturn void usage(void)
 {
-    fprintf(STDERR_FILENO, "usage: upager [-f FRAMES] [-p fifo|clock|lru] PROG [ARGS...]\n");
+    fprintf(STDERR_FILENO, "usage: upager [-a] [-f FRAMES] [-p fifo|clock|lru] PROG [ARGS...]\n");
     exit(USAGE_EXIT);
 }
 
@@ -227,9 +229,12 @@ static int parse(int argc, char *argv[])
 {
     pg.nframes = DEFAULT_FRAMES;
     pg.policy = CLOCK;
+    pg.attach_flags = FL_ULF_HEAP;
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
-        if (!strcmp(argv[i], "-f") && i + 1 < argc) {
+        if (!strcmp(argv[i], "-a")) {
+            pg.attach_flags = FL_ULF_SPACE;
+        } else if (!strcmp(argv[i], "-f") && i + 1 < argc) {
             char *end;
             long n = strtol(argv[++i], &end, 10);
             if (*end || n < 1 || n > FL_ULF_FRAME_QUOTA)
@@ -286,7 +291,7 @@ int main(int argc, char *argv[])
     pg.frames = malloc(sizeof *pg.frames * (size_t)pg.nframes);
     pg.pages = malloc(sizeof *pg.pages * MAX_PAGES);
     pg.pool = ulf_grant((unsigned long)pg.nframes);
-    long r = ulf_attach(pid, NULL, 0, 0, FL_ULF_HEAP);
+    long r = ulf_attach(pid, NULL, 0, 0, pg.attach_flags);
     if (!pg.frames || !pg.pages || ptr_error(pg.pool) || r < 0) {
         kill(pid, SIGKILL);
         die("upager: cannot manage %s: %s", argv[first],

@@ -358,6 +358,8 @@ struct fl_vmstat {
 #define FL_ULF_REGION    0x0   /* ulf_attach: a new managed region [addr, addr+len) with prot */
 #define FL_ULF_HEAP      0x1   /* ulf_attach: the child's heap, now and after exec */
 #define FL_ULF_SYSCALLS  0x2   /* ulf_attach: the child's system calls come to the caller */
+#define FL_ULF_SPACE     0x4   /* ulf_attach: all its demand-zero memory (heap, stack, anonymous
+                                  mappings, later ones too), now and after exec; not its image */
 
 /* fl_ulf_msg.kind */
 #define FL_ULF_FAULT     1     /* a page fault: addr, access, pc */

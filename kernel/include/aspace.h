@@ -71,6 +71,13 @@ struct aspace {
     /* The process's user-level fault handler (kernel/ulf), or NULL:
      * managed regions of a space without one are filled by the kernel. */
     struct ulf_client *ulf;
+    /* Anonymous mappings made from now on are managed regions
+     * (kernel/ulf, FL_ULF_SPACE). */
+    bool anon_managed;
+    /* A frame granted to a fault handler has been mapped here (its pool,
+     * or a loan): only then does taking a page out of the space ask
+     * whether its frame is one (aspace_holds_granted). */
+    bool lent;
 };
 
 enum access { ACCESS_READ, ACCESS_WRITE, ACCESS_EXEC };
@@ -115,6 +122,9 @@ int  aspace_write(struct aspace *as, vaddr_t va, const void *src, uint64_t n);
  * aspace_release_frame once no TLB can reach it; 0 if none. The leaf is
  * left EMPTY. */
 paddr_t aspace_drop_leaf(struct aspace *as, void *leaf);
+/* Whether the frame pa, mapped in as, was granted to a fault handler
+ * (kernel/ulf): such a frame is not the memory managers' to move. */
+bool aspace_holds_granted(const struct aspace *as, paddr_t pa);
 /* A frame aspace_drop_leaf took from as: freed, or, if a fault handler
  * owns it (kernel/ulf), handed back to the handler. */
 void aspace_release_frame(struct aspace *as, paddr_t pa);

@@ -74,12 +74,11 @@ void pcmeter_switch_reason(enum pcm_switch why);
 void pcmeter_thread_start(enum pcm_who w);
 void pcmeter_thread_stop(enum pcm_who w);
 
-/* The scheduler's side (sched.c): a thread leaves the hart, the hart
- * idles for `idle` cycles, a thread is about to be switched in. */
-void pcmeter_switch_out(struct cpu *c, struct thread *t);
-/* A turn of the scheduler's loop that found nothing to run has ended:
- * idle since the last switch-out or idle turn. */
+/* The scheduler's side (sched.c): a thread leaves the hart, an idle turn
+ * ends, a thread is about to be switched in. The switch-out and switch-in
+ * halves are inline in pcmeter_switch.h; this is the end of a turn of the
+ * loop that found nothing to run: idle since the last switch-out or idle
+ * turn. */
 void pcmeter_idle_turn(struct cpu *c);
-void pcmeter_switch_in(struct cpu *c);
 
 #endif

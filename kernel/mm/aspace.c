@@ -90,6 +90,8 @@ struct aspace *aspace_create(void)
     as->swapped = 0;
     as->lazy_pages = 0;
     as->ulf = NULL;
+    as->lent = false;
+    as->anon_managed = false;
     return as;
 }
 
@@ -111,7 +113,7 @@ paddr_t aspace_drop_leaf(struct aspace *as, void *leaf)
     case LEAF_HIDDEN:
         mmu_leaf_take(leaf);
         /* A fault handler's granted frame is no resident page of ours. */
-        if (!ulf_frame_granted(li.pa))
+        if (!aspace_holds_granted(as, li.pa))
             as_count(&as->resident, -1);
         return li.pa;
     case LEAF_SWAPPED:
@@ -130,9 +132,16 @@ paddr_t aspace_drop_leaf(struct aspace *as, void *leaf)
     return 0;
 }
 
+bool aspace_holds_granted(const struct aspace *as, paddr_t pa)
+{
+    /* One load for a space that never held one: the swapper and exit
+     * walk every page. */
+    return as->lent && ulf_frame_granted(pa);
+}
+
 void aspace_release_frame(struct aspace *as, paddr_t pa)
 {
-    if (!ulf_frame_dropped(as, pa))
+    if (!as->lent || !ulf_frame_dropped(as, pa))
         frame_free(pa);
 }
 

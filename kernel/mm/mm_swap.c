@@ -21,7 +21,6 @@
  * so a process left partly out by an I/O error still works: its missing
  * pages fault in one by one.
  */
-#include "ulf.h"
 #include "mm.h"
 #include "frame.h"
 #include "swapspace.h"
@@ -148,7 +147,7 @@ static void out_leaf(vaddr_t va, void *leaf, void *arg)
         mmu_leaf_clear(leaf);
         return;
     }
-    if (ulf_frame_granted(li.pa))
+    if (aspace_holds_granted(c->as, li.pa))
         return;                     /* a fault handler's frame stays where it is */
     uint32_t slot;
     if (c->extent_left) {

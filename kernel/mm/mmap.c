@@ -227,7 +227,7 @@ static long mmap_anon(struct aspace *as, vaddr_t addr, uint64_t len, unsigned pr
             } else {
                 /* A managed region keeps its promise while it lasts: its
                  * pages are the handler's frames, never the kernel's. */
-                as->regions[as->nregions - 1].managed = managed;
+                as->regions[as->nregions - 1].managed = managed || as->anon_managed;
                 as->lazy_pages += pages;
             }
         }

@@ -40,15 +40,6 @@ void pcmeter_thread_stop(enum pcm_who w)
     pcmeter_add(w, run_clock() - started[w]);
 }
 
-void pcmeter_switch_out(struct cpu *c, struct thread *t)
-{
-    enum pcm_switch why = t->state == T_RUNNABLE ? PCM_SW_PREEMPT : (enum pcm_switch)t->pcm_reason;
-    t->pcm_reason = PCM_SW_OTHER;
-    c->pcm_why = (uint8_t)why;
-    c->pcm_idle = 0;
-    c->pcm_out_at = c->pcm_turn_at = meter_now();
-}
-
 void pcmeter_idle_turn(struct cpu *c)
 {
     uint64_t now = meter_now();
@@ -58,12 +49,3 @@ void pcmeter_idle_turn(struct cpu *c)
     __atomic_fetch_add(&pcmeter.idle, idle, __ATOMIC_RELAXED);
 }
 
-void pcmeter_switch_in(struct cpu *c)
-{
-    if (!c->pcm_out_at)
-        return;               /* the hart's first thread: nothing left it */
-    uint64_t spent = meter_now() - c->pcm_out_at - c->pcm_idle;
-    __atomic_fetch_add(&pcmeter.switches[c->pcm_why], 1, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&pcmeter.switch_cycles[c->pcm_why], spent, __ATOMIC_RELAXED);
-    c->pcm_out_at = 0;
-}

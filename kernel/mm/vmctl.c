@@ -7,7 +7,6 @@
 #include "mm.h"
 #include "proc.h"
 #include "vmstat.h"
-#include "ulf.h"
 #include <faultline/abi.h>
 #include <faultline/errno.h>
 
@@ -24,7 +23,7 @@ static long each_resident_page(struct aspace *as, vaddr_t start, vaddr_t end, in
         enum leaf_state st = mmu_leaf_read(leaf, &li);
         if (st == LEAF_PRESENT && maps_zero_frame(&li))
             continue;           /* no page of its own to move */
-        if ((st == LEAF_PRESENT || st == LEAF_HIDDEN) && ulf_frame_granted(li.pa))
+        if ((st == LEAF_PRESENT || st == LEAF_HIDDEN) && aspace_holds_granted(as, li.pa))
             continue;               /* a fault handler's frame: its to move */
         if (op == FL_VMCTL_PAGEOUT && (st == LEAF_PRESENT || st == LEAF_HIDDEN)) {
             rc = mm_evict_page(as, leaf, li.pa);

@@ -382,8 +382,9 @@ void proc_post_signal(struct proc *p, int sig, int from)
     }
 }
 
-/* kill() of one live process, p->lock held: init refuses every signal
- * (EPERM), and signal 0 only asks. */
+/* kill() of one live process, p->lock held: init and the system
+ * processes (page control's daemons) refuse every signal (EPERM), and
+ * signal 0 only asks. */
 static long kill_one(struct proc *p, int sig, int from)
 {
     if (p == init_proc || p->system)

@@ -16,7 +16,7 @@
 #include "aspace.h"
 #include "meter.h"
 #include "signal.h"
-#include "pcmeter.h"
+#include "pcmeter_switch.h"
 
 static uint32_t pick_cursor;   /* where the next scan starts: fairness hint */
 

@@ -75,12 +75,16 @@ bool ulf_light_allowed(const struct proc *p)
     return !(c->proc == p && c->syscalls);
 }
 
-/* The heap region of as managed (or not); as locked. */
-static void mark_heap(struct aspace *as)
+/* The heap of as managed, and with space its stack and anonymous
+ * mappings, those to come too; as locked. */
+static void mark_managed(struct aspace *as, bool space)
 {
-    for (int i = 0; i < as->nregions; i++)
-        if (as->regions[i].kind == REGION_HEAP)
+    for (int i = 0; i < as->nregions; i++) {
+        enum region_kind k = as->regions[i].kind;
+        if (k == REGION_HEAP || (space && (k == REGION_STACK || k == REGION_ANON)))
             as->regions[i].managed = true;
+    }
+    as->anon_managed |= space;
 }
 
 /* The live child pid of the caller, its lock held; NULL if none. */
@@ -117,7 +121,7 @@ static void threads_full_path(struct proc *p)
 long sys_ulf_attach(uint64_t pid, uint64_t addr, uint64_t len, uint64_t prot, uint64_t flags)
 {
     const uint64_t rwx = FL_PROT_READ | FL_PROT_WRITE | FL_PROT_EXEC;
-    if (flags & ~(uint64_t)(FL_ULF_HEAP | FL_ULF_SYSCALLS))
+    if (flags & ~(uint64_t)(FL_ULF_HEAP | FL_ULF_SYSCALLS | FL_ULF_SPACE))
         return -EINVAL;
     if (flags == FL_ULF_REGION && (!len || !prot || (prot & ~rwx)))
         return -EINVAL;
@@ -143,8 +147,10 @@ long sys_ulf_attach(uint64_t pid, uint64_t addr, uint64_t len, uint64_t prot, ui
         c->busy++;
         if (flags & FL_ULF_SYSCALLS)
             c->syscalls = true;
-        if (flags & FL_ULF_HEAP)
+        if (flags & (FL_ULF_HEAP | FL_ULF_SPACE))
             c->heap = true;
+        if (flags & FL_ULF_SPACE)
+            c->space = true;
     }
     struct aspace *as = c->as;
     spin_unlock(&ulf_lock);
@@ -153,9 +159,9 @@ long sys_ulf_attach(uint64_t pid, uint64_t addr, uint64_t len, uint64_t prot, ui
         return rc;
     if (flags & FL_ULF_SYSCALLS)
         threads_full_path(target);
-    if (flags & FL_ULF_HEAP) {
+    if (flags & (FL_ULF_HEAP | FL_ULF_SPACE)) {
         sleeplock_acquire(&as->lock);
-        mark_heap(as);
+        mark_managed(as, flags & FL_ULF_SPACE);
         sleeplock_release(&as->lock);
     }
     if (flags == FL_ULF_REGION)
@@ -171,8 +177,10 @@ void ulf_fork(struct proc *parent, struct proc *child)
     if (pc->proc == parent && pc->h) {
         struct ulf_client *cc = client_of(child);
         *cc = (struct ulf_client){ .proc = child, .h = pc->h, .heap = pc->heap,
-                                   .syscalls = pc->syscalls, .as = child->as };
+                                   .space = pc->space, .syscalls = pc->syscalls,
+                                   .as = child->as };
         child->as->ulf = cc;
+        child->as->anon_managed = pc->space;   /* its regions came with the copy */
         pc->h->nclients++;
     }
     spin_unlock(&ulf_lock);
@@ -191,7 +199,7 @@ void ulf_exec(struct proc *p, struct aspace *new_as)
     if (c->heap) {
         /* No one reaches the new space yet: marked before it is published. */
         sleeplock_acquire(&new_as->lock);
-        mark_heap(new_as);
+        mark_managed(new_as, c->space);
         sleeplock_release(&new_as->lock);
     }
     spin_lock(&ulf_lock);

@@ -17,7 +17,19 @@
 #include "printk.h"
 #include <faultline/errno.h>
 
-struct ulf_grant ulf_grants[ULF_GRANTS_MAX];
+/* The grant records, a page of them at a time, allocated when first
+ * needed and kept: a kernel that runs no fault handler spends no memory
+ * on them (a static table would take 24 frames from every boot, which
+ * mem=8M feels). Under the lock. */
+#define GRANTS_PER_PAGE (PAGE_SIZE / sizeof(struct ulf_grant))
+#define GRANT_PAGES     ((ULF_GRANTS_MAX + GRANTS_PER_PAGE - 1) / GRANTS_PER_PAGE)
+static struct ulf_grant *grant_pages[GRANT_PAGES];
+
+/* Record i, whose page exists (its frame carries the index). */
+static struct ulf_grant *grant_at(uint64_t i)
+{
+    return &grant_pages[i / GRANTS_PER_PAGE][i % GRANTS_PER_PAGE];
+}
 /* Frames granted and not yet freed (vmstat's ulf_frames). */
 static uint64_t granted_frames;
 /* The core-map tag of a granted frame; its index is the record. */
@@ -34,16 +46,30 @@ bool ulf_frame_granted(paddr_t pa)
     return frame_has_tag(pa, &grant_tag, &i);
 }
 
-/* Lock held: the frame of g if nothing holds it any more (the record is
- * then free and the caller frees the frame), else 0. */
-static paddr_t grant_release_if_unused(struct ulf_grant *g)
+/* Lock held: gives the page of records holding record i back once all
+ * of them are free, so that a run of handlers leaves no memory behind. */
+static void grant_page_trim(uint64_t i)
 {
+    struct ulf_grant *page = grant_pages[i / GRANTS_PER_PAGE];
+    for (uint64_t k = 0; k < GRANTS_PER_PAGE; k++)
+        if (page[k].pa)
+            return;
+    grant_pages[i / GRANTS_PER_PAGE] = NULL;
+    frame_free(KVA_TO_PA(page));
+}
+
+/* Lock held: the frame of record i if nothing holds it any more (the
+ * record is then free and the caller frees the frame), else 0. */
+static paddr_t grant_release_if_unused(uint64_t i)
+{
+    struct ulf_grant *g = grant_at(i);
     if (g->pool_as || g->loan_as)
         return 0;
     paddr_t pa = g->pa;
     if (g->h)
         g->h->nframes--;
     *g = (struct ulf_grant){ 0 };
+    grant_page_trim(i);
     return pa;
 }
 
@@ -61,12 +87,12 @@ bool ulf_frame_dropped(struct aspace *as, paddr_t pa)
     if (!frame_has_tag(pa, &grant_tag, &i))
         return false;
     spin_lock(&ulf_lock);
-    struct ulf_grant *g = &ulf_grants[i];
+    struct ulf_grant *g = grant_at(i);
     if (g->loan_as == as)
         g->loan_as = NULL;
     else if (g->pool_as == as)
         g->pool_as = NULL;
-    paddr_t freed = grant_release_if_unused(g);
+    paddr_t freed = grant_release_if_unused(i);
     spin_unlock(&ulf_lock);
     grant_free_frame(freed);
     return true;
@@ -74,17 +100,30 @@ bool ulf_frame_dropped(struct aspace *as, paddr_t pa)
 
 void ulf_grants_orphan(struct ulf_handler *h)
 {
-    for (int i = 0; i < ULF_GRANTS_MAX; i++)
-        if (ulf_grants[i].h == h)
-            ulf_grants[i].h = NULL;
+    for (uint64_t p = 0; p < GRANT_PAGES; p++)
+        for (uint64_t k = 0; grant_pages[p] && k < GRANTS_PER_PAGE; k++)
+            if (grant_pages[p][k].h == h)
+                grant_pages[p][k].h = NULL;
 }
 
-/* Lock held: a free record, or NULL. */
-static struct ulf_grant *grant_record(void)
+/* Lock held: a free record and its index, or NULL (a new page of them
+ * when the others are full; none if memory is out). */
+static struct ulf_grant *grant_record(uint64_t *index)
 {
-    for (int i = 0; i < ULF_GRANTS_MAX; i++)
-        if (!ulf_grants[i].pa)
-            return &ulf_grants[i];
+    for (uint64_t p = 0; p < GRANT_PAGES; p++) {
+        if (!grant_pages[p]) {
+            paddr_t pa = frame_alloc_zeroed(FRAME_KERNEL);
+            if (!pa)
+                return NULL;
+            grant_pages[p] = (struct ulf_grant *)PA_TO_KVA(pa);
+        }
+        for (uint64_t k = 0; k < GRANTS_PER_PAGE && p * GRANTS_PER_PAGE + k < ULF_GRANTS_MAX; k++) {
+            if (!grant_pages[p][k].pa) {
+                *index = p * GRANTS_PER_PAGE + k;
+                return &grant_pages[p][k];
+            }
+        }
+    }
     return NULL;
 }
 
@@ -114,7 +153,8 @@ static int grant_one(struct ulf_handler *h, struct aspace *as, vaddr_t va)
     if (!pa)
         return -ENOMEM;
     spin_lock(&ulf_lock);
-    struct ulf_grant *g = grant_record();
+    uint64_t index = 0;
+    struct ulf_grant *g = grant_record(&index);
     if (g)
         *g = (struct ulf_grant){ .pa = pa, .h = h, .pool_as = as, .pool_va = va };
     if (g)
@@ -125,7 +165,8 @@ static int grant_one(struct ulf_handler *h, struct aspace *as, vaddr_t va)
         return -ENOMEM;
     }
     __atomic_fetch_add(&granted_frames, 1, __ATOMIC_RELAXED);
-    frame_set_tag(pa, &grant_tag, (uint64_t)(g - ulf_grants));
+    frame_set_tag(pa, &grant_tag, index);
+    as->lent = true;
     mmu_leaf_set_tracked(leaf, pa, PROT_R | PROT_W | PROT_U, true);
     return 0;
 }
@@ -176,7 +217,7 @@ static long install(struct ulf_handler *h, struct aspace *as, vaddr_t va, paddr_
 {
     struct aspace *own = current_proc()->as;
     spin_lock(&ulf_lock);
-    struct ulf_grant *g = &ulf_grants[gi];
+    struct ulf_grant *g = grant_at(gi);
     long rc = 0;
     if (g->h != h || g->pool_as != own)
         rc = -EPERM;                /* another handler's frame */
@@ -197,6 +238,7 @@ static long install(struct ulf_handler *h, struct aspace *as, vaddr_t va, paddr_
         return 0;
     }
     if (leaf && (st == LEAF_EMPTY || st == LEAF_DISCARDED)) {
+        as->lent = true;            /* before the frame can be seen there */
         mmu_leaf_set_tracked(leaf, pa, prot | PROT_U, true);
         return 0;
     }
@@ -275,7 +317,7 @@ long sys_ulf_unload(uint64_t pid, uint64_t va, uint64_t len)
         struct leaf_info li;
         uint64_t gi;
         if (!leaf || mmu_leaf_read(leaf, &li) != LEAF_PRESENT ||
-            !frame_has_tag(li.pa, &grant_tag, &gi) || ulf_grants[gi].h != c->h)
+            !frame_has_tag(li.pa, &grant_tag, &gi) || grant_at(gi)->h != c->h)
             continue;               /* only the caller's own loans */
         mmu_leaf_take(leaf);
         taken[n++] = li.pa;

@@ -48,6 +48,7 @@ struct ulf_client {
     struct proc *proc;          /* NULL: slot unused */
     struct ulf_handler *h;      /* NULL once its handler is gone: faults kill */
     bool heap;                  /* its heap is managed, after exec too */
+    bool space;                 /* and its stack and anonymous mappings (FL_ULF_SPACE) */
     bool syscalls;              /* its system calls go to the handler */
     struct aspace *as;          /* what handler calls may reach; NULL: exiting */
     int busy;                   /* handler calls working in as */
@@ -86,7 +87,6 @@ struct ulf_grant {
 
 extern struct ulf_handler ulf_handlers[MAX_PROCS];
 extern struct ulf_client ulf_clients[MAX_PROCS];
-extern struct ulf_grant ulf_grants[ULF_GRANTS_MAX];
 
 static inline struct ulf_client *client_of(const struct proc *p)
 {
