@@ -79,7 +79,7 @@ KERNEL  := $(BUILD)/kernel.elf
 INITRD  := $(BUILD)/initrd.cpio
 
 .PHONY: all kernel user initrd qemu qemu-gdb gdb test test-debug test-host clean toolchain \
-        check-toolchain bench mmbench pctable fuzz docs-results help check-knobs
+        check-toolchain bench mmbench pctable repro-multics fuzz docs-results help check-knobs
 all: check-toolchain $(KERNEL) $(INITRD) ## build kernel, user programs and initrd (the default)
 
 kernel: $(KERNEL) ## build only the kernel, kernel.elf in the build directory
@@ -211,6 +211,17 @@ mmbench: all ## memory managers compared under -icount -> build/mmbench/ (DOCS=1
 pctable: all ## CPU per page fault by who spends it, pc=inline vs pc=daemon -> build/pctable/
 	$(PYTHON) tools/pctable.py --arch $(ARCH_QEMU) --kernel $(KERNEL) --initrd $(INITRD) --match \
 	  --workdir $(BUILD)/pctable --json $(BUILD)/pctable/pctable.json --md $(BUILD)/pctable/pctable.md
+
+# The Multics page-control experiments (tools/multics.py): Tables III and
+# IV (pctable, one hart, icount) and the idle-time experiment (two harts,
+# a background load of varied duty cycle), with a progress bar, into
+# docs/results/multics.md and its plots; QUICK=1 a small run into
+# $(BUILD)/multics-quick (what tests/test_multics.py runs).
+## QUICK: 1 = make repro-multics runs a small version (a check of the tool, not results)
+QUICK ?=
+repro-multics: all ## Multics Tables III/IV and the idle-time experiment, inline vs daemon -> docs/results/multics.md
+	$(PYTHON) tools/multics.py --arch $(ARCH_QEMU) --kernel $(KERNEL) --initrd $(INITRD) \
+	  $(if $(QUICK),--quick --out $(BUILD)/multics-quick,--out docs/results) --workdir $(BUILD)/multics
 
 # The random-system-call campaign (docs/fuzz.md): `fuzz` in every machine
 # configuration (both memory managers, 1 and 2 harts, with and without

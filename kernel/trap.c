@@ -158,8 +158,8 @@ void trap_user_exception(struct trapframe *tf, const struct trap_record *tr)
     user_return_prepare(t);
     if (fp.mapped_at)
         meter_record(FL_METER_FAULT_MAP_TO_EXIT, fp.mapped_at, meter_now());
-    if (meters_enabled)
-        pcmeter_add(PCM_FAULT, meter_now() - tf->entry_stamp - (t->offcpu_cycles - fp.off_at_entry));
+    if (pcmeters_enabled)
+        pcmeter_fault(meter_now() - tf->entry_stamp, t->offcpu_cycles - fp.off_at_entry);
 }
 
 /* A user copy touched a managed page: the handler answers as for a

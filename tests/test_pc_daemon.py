@@ -23,7 +23,7 @@ PS_LINE = re.compile(r"^\s*(\d+)\s+(\d+)\s+(\w+)\s+(\d+)\s+(\S+)\s+\S+\s+\S+\s+(
 EPERM_TEXT = "not permitted"
 
 
-def boot_daemon(machine, cpus, extra=""):
+def boot_daemon(machine, cpus, extra="pcmeters=on"):
     append = f"mm=paging pc=daemon mem=8M {extra}".strip()
     m = boot_to_shell(machine, cpus=cpus, append=append, disk_size="64M")
     wait_for_log(m, SWAP_LINE.pattern)

@@ -224,7 +224,7 @@ static const struct {
     { "sigposix",    "in-guest tests of sigsuspend, sigaltstack, sigtimedwait..." },
     { "sigtests",    "in-guest tests of signals" },
     { "sleep",       "sleep MS: wait MS milliseconds" },
-    { "spin",        "spin [MS]: burn CPU in user mode for MS ms, or forever" },
+    { "spin",        "spin [-d DUTY] [MS]: burn CPU (DUTY% of each 20 ms) for MS ms, or forever" },
     { "threads",     "threads [N]: run N pinned threads, report their harts" },
     { "time",        "time CMD...: run CMD, report real, user and sys time" },
     { "trace",       "trace [-a] PROG ARGS: print PROG's system calls" },

@@ -88,6 +88,9 @@ static const struct counter counters[] = {
     COUNTER(sw_pdmgr_cycles,    NULL, false),
     COUNTER(sw_preempt,         NULL, false),
     COUNTER(sw_preempt_cycles,  NULL, false),
+    COUNTER(pcm_fault_delay_cycles, NULL, false),
+    COUNTER(idle_cycles,        NULL, false),
+    COUNTER(clock_cycles,       NULL, true),
 };
 
 static uint64_t value_of(const struct fl_vmstat *st, const struct counter *c)

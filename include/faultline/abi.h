@@ -329,7 +329,7 @@ struct fl_vmstat {
     uint64_t zeroed_fills;     /* demand-zero fills that took such a frame */
     uint64_t frames_zeroed;    /* gauge: free frames known to be zeroed now */
     /* Page control's CPU by who spends it, in cycles (kernel/include/pcmeter.h;
-     * 0 with meters=off): user page faults entry to exit less time away;
+     * 0 unless booted with pcmeters=on): user page faults entry to exit less time away;
      * the core and PD managers' threads; the disk's interrupt handler; and
      * the scheduler between a thread's switch-out and the next switch-in
      * (less idle), by why the thread left, with how many such switches. */
@@ -343,6 +343,9 @@ struct fl_vmstat {
     uint64_t sw_coremgr, sw_coremgr_cycles;
     uint64_t sw_pdmgr, sw_pdmgr_cycles;
     uint64_t sw_preempt, sw_preempt_cycles;
+    uint64_t pcm_fault_delay_cycles;  /* user page faults, entry to exit, waits included */
+    uint64_t idle_cycles;      /* every hart's turns of the scheduler that found nothing to run */
+    uint64_t clock_cycles;     /* the cycle counter when read, the clock of the cycles above */
 };
 
 /*

@@ -134,6 +134,11 @@ static int  get_lightsys(const struct boot_params *p)  { return (int)p->lightsys
 static const struct param_choice lightsys_choices[] = {
     { "on", LIGHTSYS_ON, NULL }, { "off", LIGHTSYS_OFF, NULL },
 };
+static void set_pcmeters(struct boot_params *p, int v) { p->pcmeters = (enum pcmeters_kind)v; }
+static int  get_pcmeters(const struct boot_params *p)  { return (int)p->pcmeters; }
+static const struct param_choice pcmeters_choices[] = {
+    { "off", PCMETERS_OFF, NULL }, { "on", PCMETERS_ON, NULL },
+};
 static const struct param_choice selftest_choices[] = {
     { "none", SELFTEST_NONE, NULL }, { "panic", SELFTEST_PANIC, NULL },
     { "kfault", SELFTEST_KFAULT, NULL }, { "blk", SELFTEST_BLK, NULL },
@@ -384,6 +389,8 @@ static const struct param_spec param_table[] = {
       ARRAY_SIZE(selftest_choices), set_selftest, get_selftest },
     CUSTOM_KEY("freemin", freemin),
     CUSTOM_KEY("freemax", freemax),
+    { "pcmeters", apply_choice, valid_choice, show_choice_if_set, pcmeters_choices,
+      ARRAY_SIZE(pcmeters_choices), set_pcmeters, get_pcmeters },
 };
 
 /* ------------------------------------------------------------------ */

@@ -558,6 +558,10 @@ static void blk_interrupt_body(void);
 static void blk_interrupt(void *arg)
 {
     (void)arg;
+    if (!pcmeters_enabled) {
+        blk_interrupt_body();
+        return;
+    }
     uint64_t t0 = meter_now();
     blk_interrupt_body();
     pcmeter_add(PCM_DISKIRQ, meter_now() - t0);

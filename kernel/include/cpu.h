@@ -35,7 +35,7 @@ struct cpu {
     struct arch_cpu arch;     /* the port's own per-hart state (<arch/arch.h>) */
     /* Page-control meters of the scheduler (pcmeter.h): when the last
      * thread left, why, and the cycles idle since. */
-    uint64_t pcm_out_at, pcm_idle;
+    uint64_t pcm_out_at, pcm_idle, pcm_turn_at;
     uint8_t  pcm_why;
 #ifdef FL_DEBUG
     /* Spinlocks this hart holds, in the order taken (kernel/lock/lockrank.c).

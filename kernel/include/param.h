@@ -21,12 +21,15 @@ enum selftest_kind { SELFTEST_NONE, SELFTEST_PANIC, SELFTEST_KFAULT, SELFTEST_BL
                      SELFTEST_LOCKORDER };
 enum meters_kind { METERS_ON, METERS_OFF };
 enum lightsys_kind { LIGHTSYS_ON, LIGHTSYS_OFF };
+enum pcmeters_kind { PCMETERS_OFF, PCMETERS_ON };
 
 struct boot_params {
     enum mm_kind  mm;          /* mm=swap|paging, default paging */
     enum pc_kind  pc;          /* pc=inline|daemon (daemon: mm=paging only), default inline */
     uint32_t      freemin;     /* freemin=N frames: pc=daemon's low mark; 0 = default */
     uint32_t      freemax;     /* freemax=N frames: its high mark; 0 = default */
+    enum pcmeters_kind pcmeters; /* pcmeters=on|off, default off: page control's CPU meters
+                                    (pcmeter.h), which cost every context switch a little */
     enum refbits_kind refbits; /* refbits=hw|sw, default hw */
     uint64_t      mem_limit;   /* mem=SIZE in bytes (K, M, G suffixes); 0 = no cap */
     char          init[64];    /* init=PATH, default "/init" */

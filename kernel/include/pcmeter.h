@@ -42,14 +42,28 @@ struct pcmeter_totals {
     uint64_t events[PCM_NWHO];    /* faults, manager wake-ups, disk interrupts */
     uint64_t switches[PCM_NSW];
     uint64_t switch_cycles[PCM_NSW];
+    uint64_t fault_delay;         /* faults entry to exit, their waits included */
+    uint64_t idle;                /* idle turns of every hart's scheduler */
 };
 
 extern struct pcmeter_totals pcmeter;
+/* pcmeters=on (off by default): the probes below cost every context
+ * switch and every fault some instructions, which the latency budgets of
+ * the fast paths are not set on. The tools that read them boot with it. */
+extern bool pcmeters_enabled;
 
 static inline void pcmeter_add(enum pcm_who w, uint64_t cycles)
 {
     __atomic_fetch_add(&pcmeter.cycles[w], cycles, __ATOMIC_RELAXED);
     __atomic_fetch_add(&pcmeter.events[w], 1, __ATOMIC_RELAXED);
+}
+
+/* A user page fault took `elapsed` cycles from entry to exit, `away` of
+ * them switched out or in interrupts. */
+static inline void pcmeter_fault(uint64_t elapsed, uint64_t away)
+{
+    pcmeter_add(PCM_FAULT, elapsed - away);
+    __atomic_fetch_add(&pcmeter.fault_delay, elapsed, __ATOMIC_RELAXED);
 }
 
 /* The current thread's reason for its next switch-out (sched.c reads and
@@ -60,9 +74,11 @@ void pcmeter_switch_reason(enum pcm_switch why);
 void pcmeter_thread_start(enum pcm_who w);
 void pcmeter_thread_stop(enum pcm_who w);
 
-/* The scheduler's side (sched.c): a thread leaves the hart, the hart
- * idles for `idle` cycles, a thread is about to be switched in. The
- * switch-out and switch-in halves are inline in pcmeter_switch.h. */
-void pcmeter_idle(struct cpu *c, uint64_t idle);
+/* The scheduler's side (sched.c): a thread leaves the hart, an idle turn
+ * ends, a thread is about to be switched in. The switch-out and switch-in
+ * halves are inline in pcmeter_switch.h; this is the end of a turn of the
+ * loop that found nothing to run: idle since the last switch-out or idle
+ * turn. */
+void pcmeter_idle_turn(struct cpu *c);
 
 #endif

@@ -18,7 +18,7 @@ static inline void pcmeter_switch_out(struct cpu *c, struct thread *t)
     t->pcm_reason = PCM_SW_OTHER;
     c->pcm_why = (uint8_t)why;
     c->pcm_idle = 0;
-    c->pcm_out_at = meter_now();
+    c->pcm_out_at = c->pcm_turn_at = meter_now();
 }
 
 /* A thread is about to be switched in: the scheduler's time since the

@@ -12,6 +12,7 @@
 #include "param.h"
 #include "vmstat.h"
 #include "meter.h"
+#include "pcmeter.h"
 #include <faultline/errno.h>
 
 const struct mm_ops *mm = &paging_ops;
@@ -21,6 +22,7 @@ void mm_init(void)
     mm = params.mm == MM_SWAP ? &swap_ops : &paging_ops;
     /* The parser refuses pc=daemon with mm=swap. */
     pc = params.pc == PC_DAEMON ? &pc_daemon_ops : &pc_inline_ops;
+    pcmeters_enabled = params.pcmeters == PCMETERS_ON;
     swap_init();
     zero_frame_init();
     mm->banner();

@@ -9,6 +9,7 @@
 #include "cpu.h"
 
 struct pcmeter_totals pcmeter;
+bool pcmeters_enabled;
 static uint64_t started[PCM_NWHO];   /* a manager's run clock when it started */
 
 /* What the current thread has run, as a clock: the cycle counter less
@@ -34,11 +35,17 @@ void pcmeter_thread_start(enum pcm_who w)
 
 void pcmeter_thread_stop(enum pcm_who w)
 {
+    if (!pcmeters_enabled)
+        return;
     pcmeter_add(w, run_clock() - started[w]);
 }
 
-void pcmeter_idle(struct cpu *c, uint64_t idle)
+void pcmeter_idle_turn(struct cpu *c)
 {
+    uint64_t now = meter_now();
+    uint64_t idle = now - c->pcm_turn_at;
+    c->pcm_turn_at = now;
     c->pcm_idle += idle;
+    __atomic_fetch_add(&pcmeter.idle, idle, __ATOMIC_RELAXED);
 }
 

@@ -7,6 +7,7 @@
 #include "frame.h"
 #include "swapspace.h"
 #include "pcmeter.h"
+#include "meter.h"
 #include "usercopy.h"
 #include "ulf.h"
 #include "kstring.h"
@@ -74,5 +75,8 @@ long sys_vmstat(uint64_t ubuf)
         sw[2 * r] = __atomic_load_n(&pcmeter.switches[r], __ATOMIC_RELAXED);
         sw[2 * r + 1] = __atomic_load_n(&pcmeter.switch_cycles[r], __ATOMIC_RELAXED);
     }
+    st.pcm_fault_delay_cycles = __atomic_load_n(&pcmeter.fault_delay, __ATOMIC_RELAXED);
+    st.idle_cycles = __atomic_load_n(&pcmeter.idle, __ATOMIC_RELAXED);
+    st.clock_cycles = meter_now();
     return copy_to_user(ubuf, &st, sizeof st) ? -EFAULT : 0;
 }

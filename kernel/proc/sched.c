@@ -167,7 +167,7 @@ static void switch_address_space(struct cpu *c, uint64_t root)
     }
 }
 
-static void run(struct cpu *c, struct thread *t)
+static void run(struct cpu *c, struct thread *t, bool pcm)
 {
     t->state = T_RUNNING;
     set_remove(runnable_set, t);
@@ -186,11 +186,11 @@ static void run(struct cpu *c, struct thread *t)
         switch_address_space(c, t->proc->as->root);
     if (t->proc)
         t->proc->last_ran = arch_read_time();
-    if (meters_enabled)
+    if (pcm)
         pcmeter_switch_in(c);
     arch_context_switch(&c->scheduler, &t->context);
     c->current = NULL;
-    if (meters_enabled)
+    if (pcm)
         pcmeter_switch_out(c, t);
     /* A thread that has finished may have its address space freed as soon
      * as we let go of its lock: stop using its page table first. */
@@ -222,26 +222,26 @@ _Noreturn void scheduler(void)
 {
     struct cpu *c = this_cpu();
     c->current = NULL;
-    uint64_t turn_at = meter_now();
+    /* Set at boot before any scheduler runs, never changed: read once,
+     * so that with the meters off a switch pays a branch on a register. */
+    const bool pcm = pcmeters_enabled;
     for (;;) {
         /* Take pending interrupts (devices, IPIs) between picks. */
         arch_intr_on();
         arch_intr_off();
         struct thread *t = pick_next(c);
         if (t) {
-            run(c, t);
-            turn_at = meter_now();
+            run(c, t, pcm);
         } else {
             idle(c);
             /* The whole turn that found nothing is idle time, the
              * interrupts it took included: under -icount the clock jumps
              * from tick to tick while the disk works in host time, and
              * every tick is such a turn (pcmeter.h, getwork). Stamps
-             * follow on from each other, so nothing between two turns is
-             * left out. */
-            uint64_t now = meter_now();
-            pcmeter_idle(c, now - turn_at);
-            turn_at = now;
+             * follow on from each other (the last switch-out's, then each
+             * idle turn's end), so nothing between two turns is left out. */
+            if (pcm)
+                pcmeter_idle_turn(c);
         }
     }
 }
