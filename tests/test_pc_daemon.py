@@ -11,6 +11,7 @@ test_races.py) run under pc=daemon too."""
 
 import json
 import re
+import time
 
 import pytest
 
@@ -21,6 +22,8 @@ from qemu_helpers import wait_for_log
 
 PS_LINE = re.compile(r"^\s*(\d+)\s+(\d+)\s+(\w+)\s+(\d+)\s+(\S+)\s+\S+\s+\S+\s+(\S+)\s*$", re.MULTILINE)
 EPERM_TEXT = "not permitted"
+ZEROED_READINGS = 20       # vmstat readings while waiting for idle-time zeroing
+ZEROED_WAIT_S = 0.25
 
 
 def boot_daemon(machine, cpus, extra="pcmeters=on"):
@@ -44,8 +47,14 @@ def test_daemon_hog_four_times_memory(machine, cpus):
     names = ps_names(m)
     assert "coremgr" in names and "pdmgr" in names, names
     assert names.get("init") == 1, names
-    before = vmstat(m)
-    # Idle since boot: the core manager zeroed a free list's worth.
+    # Idle since boot, the core manager zeroes free frames; how much idle
+    # time the guest has had by now depends on the host (the first
+    # programs may have taken every zeroed frame yet), so look a few times.
+    for _ in range(ZEROED_READINGS):
+        before = vmstat(m)
+        if before["frames_zeroed"] > 0:
+            break
+        time.sleep(ZEROED_WAIT_S)
     assert before["prezeroed"] > 0 and before["frames_zeroed"] > 0, before
     status, rec, out = run_hog(m, "-p 4 -m 8192 -r 2")
     assert_clean(status, rec, out, 4, 8192, 2, "sbrk", False)
