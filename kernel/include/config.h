@@ -50,7 +50,8 @@
                                         takes one from the reserve */
 #define SWAP_MIN_SLOTS      64       /* a device smaller than this (256 KiB) is not
                                         worth swapping to: run without swap */
-#define SWAP_MAX_SLOTS      (1U << 20) /* 4 GiB of page slots: the bitmap is static */
+#define SWAP_MAX_SLOTS      (1U << 18) /* 1 GiB of page slots (8x the default memory): the
+                                          bitmap is static, 32 KiB of kernel memory */
 #define SWAP_IO_BATCH       16       /* page transfers in flight when a whole
                                         process moves (a queue's worth) */
 #define SWAPPER_PERIOD_MS   10       /* the swapper looks again after this when it
