@@ -138,8 +138,10 @@ static void print_json(const struct fl_vmstat *st)
         len += (size_t)snprintf(line + len, sizeof line - len, ",\"%s\":%lu",
                                 counters[i].name, value_of(st, &counters[i]));
     if (len < sizeof line)
-        snprintf(line + len, sizeof line - len, "}");
-    puts(line);
+        len += (size_t)snprintf(line + len, sizeof line - len, "}\n");
+    /* One write(): printf would cut a line this long into pieces, and the
+     * shell's "[pid]" of a background vmstat could land between them. */
+    write(1, line, len < sizeof line ? len : sizeof line - 1);
 }
 
 static void print_header(void)

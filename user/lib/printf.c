@@ -5,9 +5,11 @@
  */
 #include "ulib.h"
 
-#define FD_SINK_BUFFER   1024  /* one write() per line, FL-JSON lines too: a line
-                                  written in pieces can be split by another
-                                  process's output on the same console */
+#define FD_SINK_BUFFER   256   /* one write() per line of ordinary length; small
+                                  enough for a handler on a MINSIGSTKSZ stack. A
+                                  longer line that must stay whole (another
+                                  process may write to the console meanwhile)
+                                  is written with one write() by its program */
 #define NUMBER_DIGITS_MAX 24   /* 2^64 in octal needs 22, in decimal 20 */
 
 struct sink {
