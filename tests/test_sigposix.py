@@ -77,6 +77,9 @@ def test_kill_zero_command(shell):
     assert f"[{sleeper}] done" not in shell.log, "kill -0 ended the job"
     start = len(shell.log)
     checker = background(shell, "kill -0 99999")
+    # Its error line first: typed while the job writes, the next command's
+    # echo would come back with the error in the middle of it.
+    shell.expect(r"kill: 99999: no such process", timeout=30)
     assert wait_job_done(shell, checker) == "status 1"
     assert "kill: 99999: no such process" in shell.log[start:], shell.log[start:]
     shell.run_shell(f"kill -KILL {sleeper}")
