@@ -43,7 +43,19 @@ static inline void meter_record(enum fl_meter_event e, uint64_t start, uint64_t 
     m->hist[b]++;
     arch_intr_restore(irq);
 }
-void meters_init(bool enabled);      /* also calibrates METER_SELF */
+void meters_init(bool enabled);
+
+/* The clock less a thread's switched-out cycles (*offcpu, its
+ * offcpu_cycles), read with interrupts masked so that none lands between
+ * the two reads: the difference of two readings is what the thread ran
+ * between them. Inline: the page-in brackets its lock release with it. */
+static inline uint64_t meter_run_clock(const uint64_t *offcpu)
+{
+    uint64_t irq = arch_intr_save();
+    uint64_t now = meter_now() - *offcpu;
+    arch_intr_restore(irq);
+    return now;
+}      /* also calibrates METER_SELF */
 
 /* For paths that may sleep (device I/O): meter_split_start returns the
  * clock and stores the current thread's switched-out cycles so far;

@@ -12,15 +12,10 @@ struct pcmeter_totals pcmeter;
 bool pcmeters_enabled;
 static uint64_t started[PCM_NWHO];   /* a manager's run clock when it started */
 
-/* What the current thread has run, as a clock: the cycle counter less
- * its cycles switched out or in interrupts (read with interrupts off, so
- * that none lands between the two reads). */
+/* What the current thread has run, as a clock (meter_run_clock). */
 static uint64_t run_clock(void)
 {
-    uint64_t irq = arch_intr_save();
-    uint64_t now = meter_now() - current_thread()->offcpu_cycles;
-    arch_intr_restore(irq);
-    return now;
+    return meter_run_clock(&current_thread()->offcpu_cycles);
 }
 
 void pcmeter_switch_reason(enum pcm_switch why)

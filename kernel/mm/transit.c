@@ -25,18 +25,6 @@ struct transit {
     struct blk_req req;       /* the page-out in flight */
 };
 
-/* The clock less thread `me`'s switched-out cycles, read as
- * meter_split_start reads them: the difference of two readings is what
- * the thread ran between them, to be kept out of a split interval.
- * Inline, on a thread found once by the caller: it brackets the lock's
- * release inside the metered page-in, whose count it adds to. */
-static inline uint64_t meter_run_now(const struct thread *me)
-{
-    uint64_t irq = arch_intr_save();
-    uint64_t now = meter_now() - me->offcpu_cycles;
-    arch_intr_restore(irq);
-    return now;
-}
 /* One record per thread, then TRANSIT_HANDOFFS records of pc=daemon's
  * write-behind, which the core manager begins and the paging-device
  * manager ends. */
@@ -123,9 +111,9 @@ int transit_finish_in(struct sleeplock *held)
          * after vm.pagein's interval when the read ran under the lock,
          * and does it once either way (docs/measurement.md). */
         const struct thread *self = &threads[me];
-        uint64_t before = meter_run_now(self);
+        uint64_t before = meter_run_clock(&self->offcpu_cycles);
         sleeplock_release(held);
-        t->meter_start += meter_run_now(self) - before;
+        t->meter_start += meter_run_clock(&self->offcpu_cycles) - before;
     }
     int rc = swap_read(t->slot, t->pa);
     /* Dirty if read: the only copy is now the frame. Unpinned before the
