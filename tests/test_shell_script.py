@@ -9,11 +9,14 @@ whole loop), `time` appending its report to a log, and syntax errors
 that name the script's line and the token."""
 
 import re
+import subprocess
 import time
 
 import pytest
 
 SCRIPTS = "tests/sh"
+CPUBOUND_TEXT_MAX = 2048   # bytes of code: the paper's task had 2 KB
+JOB_DONE = re.compile(r"\[\d+\] done (status|signal) \d+")   # the end of an & job
 TIME_LINE = r"real \d+\.\d{3}s user \d+\.\d{3}s sys \d+\.\d{3}s"
 
 
@@ -153,3 +156,87 @@ def test_ctrl_c_stops_a_loop(shell, loop):
     shell.send_raw("\x03")
     shell.expect_prompt(timeout=60)
     assert shell.run_shell("echo back") == "back\n"
+
+
+# ----- the probe's programs: cpubound, login and who -----------------------------
+
+def cpubound_checksum():
+    """The checksum cpubound must print: its block, in C's arithmetic
+    (division truncates toward zero; no value comes near 2**63)."""
+    def cdiv(a, b):
+        q = abs(a) // abs(b)
+        return q if (a >= 0) == (b >= 0) else -q
+
+    def cmod(a, b):
+        return a - cdiv(a, b) * b
+
+    a, b, c, d, e = 7, 3, 0, 1, 0
+    for i in range(100):
+        for j in range(1000):
+            a = a + j
+            b = b * 3 + i
+            c = a - b
+            d = d + cmod(c, 7)
+            e = e ^ (a + d)
+            a = cmod(a, 100003)
+            b = cmod(b, 65521)
+            c = cdiv(c, 3) + cmod(e, 11)
+            d = d + c - b
+    return a + b + c + d + e
+
+
+def test_cpubound_checksum_and_size(shell, user_dir):
+    assert shell.run_shell("cpubound") == f"cpubound {cpubound_checksum()}\n"
+    out = shell.run_shell("time cpubound > /dev/null")
+    assert re.fullmatch(TIME_LINE + r"\n", out), out
+    # The paper's task was 2 KB of code; this one must not be bigger.
+    size = subprocess.run(["riscv64-unknown-elf-size", str(user_dir / "cpubound")],
+                          capture_output=True, text=True, check=True).stdout
+    text = int(size.splitlines()[1].split()[0])
+    assert 0 < text <= CPUBOUND_TEXT_MAX, size
+
+
+def without_jobs(out):
+    """out without the shell's reports of & jobs that ended."""
+    return "".join(line for line in out.splitlines(True) if not JOB_DONE.fullmatch(line.strip()))
+
+
+def who_counts(shell):
+    out = without_jobs(shell.run_shell("who -c"))
+    found = re.fullmatch(r"users (\d+) procs (\d+)\n", out)
+    assert found, out
+    return int(found.group(1)), int(found.group(2))
+
+
+def wait_who(shell, want, timeout=60.0):
+    """who -c until it says `want`: the users' processes start in the
+    background and need a moment to exist."""
+    deadline = time.monotonic() + timeout
+    while True:
+        got = who_counts(shell)
+        if got == want:
+            return
+        assert time.monotonic() < deadline, f"who -c says {got}, expected {want}"
+        time.sleep(0.2)
+
+
+def test_who_counts_login_sessions(shell):
+    assert who_counts(shell) == (0, 0)
+    # Processes of the console's session are nobody's.
+    shell.run_shell("sleep 100000 &")
+    assert who_counts(shell) == (0, 0)
+    shell.run_shell("login ann sleep 100000 &")
+    shell.run_shell(f"login bob sh {SCRIPTS}/session.sh &")
+    wait_who(shell, (2, 1 + 3))
+    rows = {}
+    for line in without_jobs(shell.run_shell("who")).splitlines()[1:]:
+        name, sid, procs = line.split()
+        rows[name] = (int(sid), int(procs))
+    assert set(rows) == {"ann", "bob"} and rows["ann"][1] == 1 and rows["bob"][1] == 3, rows
+    assert f"{rows['ann'][0]} ann" in shell.run_shell("cat utmp").splitlines()
+    # ann's only process is her session's leader: killing it logs her out.
+    shell.run_shell(f"kill {rows['ann'][0]}")
+    wait_who(shell, (1, 3))
+    out = without_jobs(shell.run_shell("login 'two words' true"))
+    assert out.startswith("login: two words: "), out
+    assert shell.run_shell("echo $?") == "1\n"

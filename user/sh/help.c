@@ -17,6 +17,7 @@ static const struct {
     { "c1",          "c1 IN.tree OUT.s: cc's second pass (code generation)" },
     { "cat",         "cat [FILE...]: copy files, or stdin, to stdout" },
     { "cc",          "cc [-v] [-S] [-o OUT] FILE.c: compile a small C subset" },
+    { "cpubound",    "the CPU-bound task: 100,000 runs of 9 integer statements; prints a checksum" },
     { "echo",        "echo ARGS...: print the arguments" },
     { "exectests",   "in-guest tests of exec from ram files" },
     { "faultnull",   "dereference NULL, to see the kernel's kill message" },
@@ -28,13 +29,14 @@ static const struct {
     { "init",        "the first process: keeps a shell running, reaps orphans" },
     { "kill",        "kill [-SIG] PID|-PGID...: send a signal (default TERM)" },
     { "lat",         "microbenchmarks of system calls, faults and signals" },
+    { "login",       "login NAME CMD...: run CMD as user NAME in a login session of its own" },
     { "ls",          "ls [NAME...]: list files with type and size" },
     { "man",         "man [SECTION] NAME: show a manual page" },
     { "nroff",       "nroff [-man] [FILE...]: format text for the terminal" },
     { "pgtests",     "in-guest tests of process groups and the console" },
     { "ps",          "one line per process" },
     { "racetests",   "in-guest tests of races between system calls" },
-    { "sh",          "sh [FILE]: this shell" },
+    { "sh",          "sh [FILE [ARGS...]]: this shell; man sh for its language" },
     { "sigposix",    "in-guest tests of sigsuspend, sigaltstack, sigtimedwait..." },
     { "sigtests",    "in-guest tests of signals" },
     { "sleep",       "sleep MS: wait MS milliseconds" },
@@ -47,6 +49,7 @@ static const struct {
     { "uptime",      "time since boot, processes, free frames" },
     { "usertests",   "in-guest tests of the system calls" },
     { "vmstat",      "vmstat [-j] [N]: memory-manager counters" },
+    { "who",         "who [-c]: users logged in and their processes (-c: counts)" },
 };
 #define NO_DESCRIPTION "(no description)"
 
