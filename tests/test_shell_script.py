@@ -111,6 +111,22 @@ def test_syntax_error_names_line_and_token(shell):
                    "unexpected end of file (expecting done)\n"), out
 
 
+def test_background_wait_capture_read_exit(shell):
+    out = script(shell, "misc.sh")
+    assert out == (
+        "waited 0\n"
+        "bg 1\nbg 2\nbg 3\n"
+        "exit3 gave 3\n"
+        "captured [bg 1\nbg 2\nbg 3]\n"
+        "w=a\nw=b\nw=c\n"
+        "nested in deep\n"
+        "a=first b=line\n"
+        "help went to a file\n"
+        "to-stderr\n"), out          # >&2 first, then 2> moves only stderr
+    assert shell.run_shell("echo $?") == "4\n"
+    assert "Built into the shell:" in shell.run_shell("cat help.txt")
+
+
 def test_missing_script(shell):
     out = shell.run_shell("sh nosuchscript")
     assert re.fullmatch(r"sh: nosuchscript: .*\n", out), out

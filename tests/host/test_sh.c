@@ -175,6 +175,7 @@ static void test_trees(void)
         { "for a in x; do for b in y; do break 2; done; done",
           "(list (for a [x] (list (for b [y] (list (cmd break 2))))))" },
         { "> f", "(list (cmd 1>f))" },
+        { "echo \"a $(echo \"b)\") c\" d", "(list (cmd echo \"a $(echo \"b)\") c\" d))" },
         { "echo a \\\n b", "(list (cmd echo a b))" },
     };
     for (size_t i = 0; i < ARRAY_SIZE(CASES); i++)

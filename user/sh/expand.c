@@ -72,29 +72,6 @@ static void add_text(struct fields *f, const char *s, bool quoted)
     }
 }
 
-/* The end of a $( or ${ whose bracket is at p (the lexer has checked it closes). */
-static const char *bracket_end(const char *p)
-{
-    char open = *p, close = open == '(' ? ')' : '}';
-    int depth = 0;
-    for (; *p; p++) {
-        if (*p == '\'' || *p == '"') {
-            char q = *p;
-            for (p++; *p && *p != q; p++)
-                if (q == '"' && *p == '\\' && p[1])
-                    p++;
-            if (!*p)
-                return p;
-            continue;
-        }
-        if (*p == open)
-            depth++;
-        else if (*p == close && --depth == 0)
-            return p;
-    }
-    return p;
-}
-
 static const char *arith_var(const char *name)
 {
     return var_get(name);

@@ -39,14 +39,26 @@ static void push(struct lexer *lx, enum tok_kind kind, const char *text, int io_
     lx->tokens[lx->n++] = (struct token){ kind, text, io_fd, lx->line };
 }
 
+static const char *skip_bracketed(const char *p);
+
 /* Skips a quoted string starting at the quote *p; returns the character
- * after the closing quote, or NULL if the line ends first. */
+ * after the closing quote, or NULL if the line ends first. Inside double
+ * quotes a $( ) or ${ } runs to its own closing bracket, quotes and all:
+ * "a $(echo "b") c" is one string. */
 static const char *skip_quoted(const char *p)
 {
     char q = *p++;
-    for (; *p && *p != '\n' && *p != q; p++)
-        if (q == '"' && *p == '\\' && p[1] && p[1] != '\n')
+    while (*p && *p != '\n' && *p != q) {
+        if (q == '"' && *p == '\\' && p[1] && p[1] != '\n') {
+            p += 2;
+        } else if (q == '"' && *p == '$' && (p[1] == '(' || p[1] == '{')) {
+            p = skip_bracketed(p + 1);
+            if (!p)
+                return NULL;
+        } else {
             p++;
+        }
+    }
     return *p == q ? p + 1 : NULL;
 }
 
@@ -168,6 +180,12 @@ int lex(const char *text, int first_line, struct token **out, struct sh_error *e
     push(&lx, TK_END, "end of file", -1);
     *out = lx.tokens;
     return lx.n;
+}
+
+const char *bracket_end(const char *p)
+{
+    const char *after = skip_bracketed(p);
+    return after ? after - 1 : p + strlen(p);
 }
 
 const char *token_spelling(const struct token *t)

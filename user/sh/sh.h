@@ -53,6 +53,9 @@ struct token {
  * is an error (quotes do not span lines). */
 int lex(const char *text, int first_line, struct token **out, struct sh_error *err);
 const char *token_spelling(const struct token *t);  /* for "syntax error near `x'" */
+/* The bracket closing the ( or { at p, as the lexer matched it (quotes
+ * and nested $( ) inside skipped), or the end of the string. */
+const char *bracket_end(const char *p);
 
 /* ---- parse.c ---- */
 enum redir_kind { R_IN, R_OUT, R_APPEND, R_DUP };
