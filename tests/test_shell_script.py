@@ -163,6 +163,17 @@ def test_console_syntax_errors(shell):
     assert shell.run_shell("echo still fine") == "still fine\n"
 
 
+def test_failed_redirection_leaves_the_shell_as_it_was(shell):
+    # The second redirection fails (the initrd is read-only): the first,
+    # already made, must be undone, or the shell would write to h.txt.
+    out = shell.run_shell("help > h.txt 2> README; echo status $?")
+    assert re.fullmatch(r"sh: README: .*\nstatus 1\n", out), out
+    assert shell.run_shell("echo visible") == "visible\n"
+    out = shell.run_shell("for i in 1; do echo x; done > h.txt 2> README; echo $?")
+    assert re.fullmatch(r"sh: README: .*\n1\n", out), out
+    assert shell.run_shell("echo still") == "still\n"
+
+
 @pytest.mark.parametrize("loop", ["while true; do sleep 100; done",
                                   "while true; do true; done"])
 def test_ctrl_c_stops_a_loop(shell, loop):

@@ -247,8 +247,8 @@ static int builtin_wait(int argc, char **argv)
         int pid = atoi(argv[1]);
         int status;
         int r;
-        while ((r = wait_pid(pid, &status, 0)) == -EINTR)
-            ;
+        while ((r = wait_pid(pid, &status, 0)) == -EINTR && !interrupted)
+            ;                 /* Ctrl-C at the console gives up the wait */
         if (r < 0) {
             fprintf(STDERR_FILENO, "sh: wait: %s: %s\n", argv[1], strerror(r));
             return 127;
@@ -256,7 +256,7 @@ static int builtin_wait(int argc, char **argv)
         return status_of(status);
     }
     int status, r;
-    while ((r = wait_pid(-1, &status, 0)) > 0 || r == -EINTR)
+    while (((r = wait_pid(-1, &status, 0)) > 0 || r == -EINTR) && !interrupted)
         if (r > 0 && interactive)
             job_report(r, status);
     return 0;

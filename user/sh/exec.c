@@ -60,59 +60,6 @@ struct saved_fd {
     int copy;                 /* where its old file waits, or -1 if it was closed */
 };
 
-/* Applies r's redirections. With save, each fd's old file is kept there
- * (at most MAX_SAVED) for undo_redirections; returns how many, or -1. */
-static int apply_redirections(const struct redir *r, int line, struct saved_fd *save)
-{
-    int nsaved = 0;
-    for (; r; r = r->next) {
-        char *word = expand_one(r->word, line);
-        if (!word)
-            return -1;
-        int fd;
-        if (r->kind == R_DUP) {
-            char *end;
-            long v = strtol(word, &end, 10);
-            if (*word == '\0' || *end != '\0' || v < 0 || v > 9) {
-                sh_report(line, "%s: bad file descriptor", word);
-                free(word);
-                return -1;
-            }
-            fd = (int)v;
-        } else {
-            int flags = r->kind == R_IN ? O_RDONLY
-                      : r->kind == R_OUT ? O_WRONLY | O_CREAT | O_TRUNC
-                      : O_WRONLY | O_CREAT | O_APPEND;
-            fd = open(word, flags);
-            if (fd < 0) {
-                sh_report(line, "%s: %s", word, strerror(fd));
-                free(word);
-                return -1;
-            }
-        }
-        if (save) {
-            if (nsaved == MAX_SAVED) {
-                sh_report(line, "too many redirections");
-                free(word);
-                return -1;
-            }
-            save[nsaved].fd = r->fd;
-            save[nsaved].copy = dup(r->fd);
-            nsaved++;
-        }
-        int err = move_fd(fd, r->fd);
-        if (r->kind != R_DUP && fd != r->fd)
-            close(fd);
-        if (err < 0) {
-            sh_report(line, "%s: cannot redirect fd %d", word, r->fd);
-            free(word);
-            return -1;
-        }
-        free(word);
-    }
-    return nsaved;
-}
-
 static void undo_redirections(struct saved_fd *save, int n)
 {
     for (int i = n - 1; i >= 0; i--) {
@@ -123,6 +70,64 @@ static void undo_redirections(struct saved_fd *save, int n)
             close(save[i].fd);
         }
     }
+}
+
+/* Opens the file of one redirection (or names the fd of >&); -1 if not. */
+static int redirection_source(const struct redir *r, const char *word, int line)
+{
+    if (r->kind == R_DUP) {
+        char *end;
+        long v = strtol(word, &end, 10);
+        if (*word == '\0' || *end != '\0' || v < 0 || v > 9) {
+            sh_report(line, "%s: bad file descriptor", word);
+            return -1;
+        }
+        return (int)v;
+    }
+    int flags = r->kind == R_IN ? O_RDONLY
+              : r->kind == R_OUT ? O_WRONLY | O_CREAT | O_TRUNC
+              : O_WRONLY | O_CREAT | O_APPEND;
+    int fd = open(word, flags);
+    if (fd < 0) {
+        sh_report(line, "%s: %s", word, strerror(fd));
+        return -1;
+    }
+    return fd;
+}
+
+/* Applies r's redirections, left to right. With save, each fd's old file
+ * is kept there (at most MAX_SAVED) for undo_redirections; returns how
+ * many, or -1 with everything already undone. */
+static int apply_redirections(const struct redir *r, int line, struct saved_fd *save)
+{
+    int nsaved = 0;
+    for (; r; r = r->next) {
+        char *word = expand_one(r->word, line);
+        int fd = word ? redirection_source(r, word, line) : -1;
+        bool ok = fd >= 0;
+        if (ok && save && nsaved == MAX_SAVED) {
+            sh_report(line, "too many redirections");
+            ok = false;
+        }
+        if (ok && save) {
+            save[nsaved].fd = r->fd;
+            save[nsaved].copy = dup(r->fd);
+            nsaved++;
+        }
+        if (ok && move_fd(fd, r->fd) < 0) {
+            sh_report(line, "%s: cannot redirect fd %d", word, r->fd);
+            ok = false;
+        }
+        if (fd >= 0 && r->kind != R_DUP && fd != r->fd)
+            close(fd);
+        free(word);
+        if (!ok) {
+            if (save)
+                undo_redirections(save, nsaved);
+            return -1;
+        }
+    }
+    return nsaved;
 }
 
 /* ------------------------------------------------------------ commands */
