@@ -144,6 +144,16 @@ def test_console_one_line_constructs(shell):
     assert shell.run_shell("echo $(echo inner) done") == "inner done\n"
 
 
+def test_random_is_seeded_and_in_range(shell):
+    # The C standard's rand(): the values after seed 1 are known.
+    assert shell.run_shell("RANDOM=1; echo $RANDOM $RANDOM $RANDOM") == "16838 5758 10113\n"
+    assert shell.run_shell("RANDOM=1; echo $((RANDOM + 1))") == "16839\n"
+    out = shell.run_shell("for i in 1 2 3 4 5 6 7 8; do echo $((RANDOM % 5000 + 1000)); done")
+    values = [int(v) for v in out.split()]
+    assert len(values) == 8 and all(1000 <= v < 6000 for v in values), out
+    assert len(set(values)) > 1, out
+
+
 def test_console_continues_unfinished_commands(shell):
     shell.send("for i in 1 2")
     shell.expect(r"> ", timeout=30)

@@ -15,7 +15,7 @@
  *   a ; b   a && b   a || b   ! a
  *   < f  > f  >> f  N> f  N>> f  N< f  N>&M  N<&M    (N, M: one digit)
  *   NAME=value           set a variable (several may follow each other)
- *   $NAME ${NAME} $? $$ $# $! $0..$9 $@ $* $((arith)) $(command)
+ *   $NAME ${NAME} $? $$ $# $! $0..$9 $@ $* $RANDOM $((arith)) $(command)
  *   "..." expands $ inside, '...' nothing, \c quotes c; unquoted
  *   expansions are split at blanks; no globbing
  *   if LIST; then LIST; [elif LIST; then LIST;]... [else LIST;] fi

@@ -7,6 +7,19 @@
 
 #define VARS_MAX  128   /* variables a shell can hold */
 
+/* $RANDOM: the C standard's example generator (15 bits out of 32), so a
+ * script's sequence after RANDOM=seed is the same on every run. Each
+ * shell starts from its pid. */
+#define RANDOM_NAME  "RANDOM"
+#define RANDOM_MUL   1103515245u
+#define RANDOM_ADD   12345u
+#define RANDOM_SHIFT 16
+#define RANDOM_MASK  0x7fffu
+
+static uint32_t random_state;
+static bool     random_seeded;
+static char     random_text[8];
+
 struct var {
     char  name[SH_NAME_MAX];
     char *value;         /* malloc'ed */
@@ -29,8 +42,22 @@ static struct var *find(const char *name)
     return NULL;
 }
 
+static const char *next_random(void)
+{
+    if (!random_seeded) {
+        random_state = (uint32_t)getpid();
+        random_seeded = true;
+    }
+    random_state = random_state * RANDOM_MUL + RANDOM_ADD;
+    snprintf(random_text, sizeof random_text, "%u",
+             (unsigned)(random_state >> RANDOM_SHIFT) & RANDOM_MASK);
+    return random_text;
+}
+
 const char *var_get(const char *name)
 {
+    if (strcmp(name, RANDOM_NAME) == 0)
+        return next_random();
     const struct var *v = find(name);
     return v ? v->value : NULL;
 }
@@ -40,6 +67,11 @@ int var_set(const char *name, const char *value)
     size_t len = strlen(name);
     if (!is_name(name, len) || len >= SH_NAME_MAX)
         return -1;
+    if (strcmp(name, RANDOM_NAME) == 0) {   /* a new seed */
+        random_state = (uint32_t)strtoul(value, NULL, 10);
+        random_seeded = true;
+        return 0;
+    }
     char *copy = malloc(strlen(value) + 1);
     if (!copy)
         return -1;
