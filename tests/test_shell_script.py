@@ -107,7 +107,7 @@ def test_syntax_error_names_line_and_token(shell):
     assert shell.run_shell("echo $?") == "2\n"
     out = script(shell, "syntax_eof.sh")
     assert out == ("start\n"
-                   f"sh: {SCRIPTS}/syntax_eof.sh: line 5: "
+                   f"sh: {SCRIPTS}/syntax_eof.sh: line 4: "
                    "unexpected end of file (expecting done)\n"), out
 
 
@@ -125,6 +125,17 @@ def test_background_wait_capture_read_exit(shell):
         "to-stderr\n"), out          # >&2 first, then 2> moves only stderr
     assert shell.run_shell("echo $?") == "4\n"
     assert "Built into the shell:" in shell.run_shell("cat help.txt")
+
+
+def test_dash_c(shell):
+    out = shell.run_shell("sh -c 'for i in 1 2; do echo \"$0 $1 $i\"; done; exit 5' me arg")
+    assert out == "me arg 1\nme arg 2\n", out
+    assert shell.run_shell("echo $?") == "5\n"
+    out = shell.run_shell("sh -c 'if true; then echo x'")
+    assert out == "sh: -c: line 1: unexpected end of file (expecting fi)\n", out
+    assert shell.run_shell("echo $?") == "2\n"
+    out = shell.run_shell("login ann sh -c 'who -c'")
+    assert out == "users 1 procs 2\n", out    # sh -c and who, in ann's session
 
 
 def test_missing_script(shell):

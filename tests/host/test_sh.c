@@ -185,11 +185,11 @@ static void test_trees(void)
 static void test_unfinished_and_errors(void)
 {
     static const struct { const char *text, *result; } CASES[] = {
-        { "if a; then b\n", "more 2: unexpected end of file (expecting fi)" },
-        { "if a\n", "more 2: unexpected end of file (expecting then)" },
-        { "while a; do\n b\n", "more 3: unexpected end of file (expecting done)" },
-        { "for i in a b\n", "more 2: unexpected end of file (expecting do)" },
-        { "a &&\n", "more 2: unexpected end of file" },
+        { "if a; then b\n", "more 1: unexpected end of file (expecting fi)" },
+        { "if a\n", "more 1: unexpected end of file (expecting then)" },
+        { "while a; do\n b\n", "more 2: unexpected end of file (expecting done)" },
+        { "for i in a b\n", "more 1: unexpected end of file (expecting do)" },
+        { "a &&\n", "more 1: unexpected end of file" },
         { "fi", "error 1: syntax error near `fi'" },
         { "echo a\n\ndone\n", "error 3: syntax error near `done'" },
         { "if a; then; fi", "error 1: syntax error near `;'" },

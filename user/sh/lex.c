@@ -177,6 +177,9 @@ int lex(const char *text, int first_line, struct token **out, struct sh_error *e
             return -1;
         }
     }
+    /* The end is on the last line, not on the empty one after its newline. */
+    if (lx.p > text && lx.p[-1] == '\n' && lx.line > first_line)
+        lx.line--;
     push(&lx, TK_END, "end of file", -1);
     *out = lx.tokens;
     return lx.n;

@@ -4,6 +4,7 @@
  *   sh             commands from the console, with a "$ " prompt ("> " while
  *                  an if, a loop or a quote... is unfinished) and job control
  *   sh FILE ARGS   commands from FILE; $0 is FILE, $1... are ARGS
+ *   sh -c CMDS [NAME ARGS]   the commands in the argument CMDS; $0 is NAME
  *
  * The language (man sh says it all, with examples):
  *
@@ -151,6 +152,20 @@ int main(int argc, char *argv[])
 {
     static struct input in = { .fd = STDIN_FILENO };
     static char *default_args[] = { "sh", NULL };
+    if (argc > 1 && strcmp(argv[1], "-c") == 0) {
+        if (argc < 3)
+            die("usage: sh -c COMMANDS [NAME [ARGS...]]");
+        script_name = "-c";
+        if (argc > 3)
+            args_set(argc - 3, argv + 3);
+        else
+            args_set(1, default_args);
+        size_t n = strlen(argv[2]);
+        if (!append_line(argv[2], n))
+            die("sh: -c: command too long (max %d bytes)", TEXT_MAX);
+        text_first_line = 1;
+        return run_text(true) == SYNTAX_ERROR ? SYNTAX_STATUS : last_status;
+    }
     if (argc > 1) {
         script_name = argv[1];
         in.fd = open(argv[1], O_RDONLY);
