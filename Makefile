@@ -50,6 +50,8 @@ APPEND  ?=
 ICOUNT  ?=
 ## DISK_SIZE: the disk qemu attaches, disk.img in the build directory (sparse), in K, M or G; empty = no disk
 DISK_SIZE ?= 64M
+## PD_SIZE: a paging device between memory and the disk (adds pd=PD_SIZE to APPEND; needs APPEND="pc=daemon"), pd.img in the build directory; empty = none
+PD_SIZE ?=
 
 # Probe the port's usual cross prefixes; override with CROSS=...
 CROSS ?= $(shell for p in $(ARCH_CROSS_PREFIXES); do \
@@ -153,7 +155,7 @@ shquote = '$(subst ','\'',$(1))'
 # what is wrong before anything is built or started (ICOUNT=0 is off there,
 # not "non-empty, so on"; an empty DISK_SIZE means no disk).
 RUN := $(PYTHON) tools/run.py --arch $(ARCH_QEMU) --kernel $(KERNEL) --initrd $(INITRD) --cpus $(call shquote,$(CPUS)) \
-       --mem $(call shquote,$(MEM)) --append $(call shquote,$(APPEND)) \
+       --mem $(call shquote,$(MEM)) --append $(call shquote,$(APPEND)$(if $(PD_SIZE), pd=$(PD_SIZE))) \
        --icount=$(call shquote,$(ICOUNT)) --disk-size=$(call shquote,$(DISK_SIZE))
 
 check-knobs: ## check CPUS, MEM, ICOUNT, DISK_SIZE and APPEND; say what is wrong

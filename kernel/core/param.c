@@ -381,6 +381,60 @@ static void show_disklat(const struct param_spec *spec, const struct boot_params
     show_latency(spec->key, p->disklat_us, t);
 }
 
+/* --- pd=SIZE, pdlat=TIME: the paging device --- */
+
+static int apply_pd(const struct param_spec *spec, struct boot_params *p,
+                    const char *value, size_t len, bool has_value, const char **why)
+{
+    uint64_t bytes;
+    (void)spec;
+    if (has_value && all_digits(value, len)) {
+        *why = "the unit is missing";
+        return -1;
+    }
+    if (!has_value || params_parse_size(value, len, &bytes) != 0)
+        return -1;
+    if (bytes < PD_MIN_SIZE || bytes > PD_MAX_SIZE || bytes % PAGE_SIZE) {
+        *why = "out of range";
+        return -1;
+    }
+    p->pd_size = bytes;
+    return 0;
+}
+
+static void valid_pd(const struct param_spec *spec, struct text *t)
+{
+    (void)spec;
+    text_put(t, "a size with a unit, K or M, whole pages from ");
+    text_put_u64(t, PD_MIN_SIZE >> SIZE_SHIFT_K);
+    text_put(t, "K to ");
+    text_put_u64(t, PD_MAX_SIZE >> SIZE_SHIFT_M);
+    text_put(t, "M, with mm=paging pc=daemon (e.g. pd=1M)");
+}
+
+static void show_pd(const struct param_spec *spec, const struct boot_params *p, struct text *t)
+{
+    if (!p->pd_size)
+        return;
+    bool whole_mib = p->pd_size % ((uint64_t)1 << SIZE_SHIFT_M) == 0;
+    text_put(t, spec->key);
+    text_put(t, "=");
+    text_put_u64(t, p->pd_size >> (whole_mib ? SIZE_SHIFT_M : SIZE_SHIFT_K));
+    text_put(t, whole_mib ? "M" : "K");
+}
+
+static int apply_pdlat(const struct param_spec *spec, struct boot_params *p,
+                       const char *value, size_t len, bool has_value, const char **why)
+{
+    (void)spec;
+    return apply_latency(&p->pdlat_us, value, len, has_value, why);
+}
+static void valid_pdlat(const struct param_spec *spec, struct text *t) { (void)spec; valid_latency(t); }
+static void show_pdlat(const struct param_spec *spec, const struct boot_params *p, struct text *t)
+{
+    show_latency(spec->key, p->pdlat_us, t);
+}
+
 /* --- init=PATH --- */
 
 static int apply_init(const struct param_spec *spec, struct boot_params *p,
@@ -459,6 +513,8 @@ static const struct param_spec param_table[] = {
     CUSTOM_KEY("freemin", freemin),
     CUSTOM_KEY("freemax", freemax),
     CUSTOM_KEY("disklat", disklat),
+    CUSTOM_KEY("pd", pd),
+    CUSTOM_KEY("pdlat", pdlat),
     { "pcmeters", apply_choice, valid_choice, show_choice_if_set, pcmeters_choices,
       ARRAY_SIZE(pcmeters_choices), set_pcmeters, get_pcmeters },
 };
@@ -581,10 +637,28 @@ static int check_free_marks(const struct boot_params *p, struct text *err)
     return 0;
 }
 
+/* pd= is a level of pc=daemon's paging-device manager; pdlat= a time of
+ * that device. */
+static int check_pd(const struct boot_params *p, struct text *err)
+{
+    if (p->pd_size && (p->mm != MM_PAGING || p->pc != PC_DAEMON)) {
+        text_put(err, "pd= needs mm=paging pc=daemon: the paging device is a level the "
+                      "paging-device manager keeps between memory and the disk; valid: ");
+        valid_pd(NULL, err);
+        return -1;
+    }
+    if (p->pdlat_us && !p->pd_size) {
+        text_put(err, "pdlat= needs pd=: it is the paging device's service time; valid: ");
+        valid_latency(err);
+        return -1;
+    }
+    return 0;
+}
+
 static int check_across_keys(const struct boot_params *p, struct text *err)
 {
     if (p->mm == MM_PAGING)
-        return check_free_marks(p, err);
+        return check_free_marks(p, err) ? -1 : check_pd(p, err);
     for (size_t i = 0; i < ARRAY_SIZE(param_table); i++) {
         const struct param_spec *spec = &param_table[i];
         const struct param_choice *c = current_choice(spec, p);
@@ -609,7 +683,7 @@ static int check_across_keys(const struct boot_params *p, struct text *err)
         }
         return -1;
     }
-    return check_free_marks(p, err);
+    return check_free_marks(p, err) ? -1 : check_pd(p, err);
 }
 
 int params_parse(const char *cmdline, struct boot_params *out, char *err, size_t errlen)

@@ -155,6 +155,47 @@ static void test_disk_latency(void)
     CHECK(strstr(buf, "disklat") == NULL);                 /* off: not shown */
 }
 
+/* pd=SIZE and pdlat=TIME: only with mm=paging pc=daemon, and pdlat only
+ * with pd. */
+static void test_paging_device(void)
+{
+    char buf[160];
+
+    CHECK_EQ(parse("pc=daemon pd=1M"), 0);
+    CHECK_EQ(params.pd_size, 1024 * 1024);
+    CHECK_EQ(params.pdlat_us, 0);
+    CHECK_EQ(parse("pc=daemon pd=768K pdlat=50us"), 0);
+    CHECK_EQ(params.pd_size, 768 * 1024);
+    CHECK_EQ(params.pdlat_us, 50);
+    params_describe(&params, buf, sizeof buf);
+    CHECK_CONTAINS(buf, " pd=768K pdlat=50us");
+    CHECK_EQ(parse("pc=daemon pd=4M"), 0);
+    params_describe(&params, buf, sizeof buf);
+    CHECK_CONTAINS(buf, " pd=4M");
+    CHECK_EQ(parse("pd=64M pc=daemon"), 0);                 /* order does not matter */
+    CHECK_EQ(params.pd_size, PD_MAX_SIZE);
+    CHECK_EQ(parse("pc=daemon pd=256K"), 0);
+    CHECK_EQ(params.pd_size, PD_MIN_SIZE);
+
+    CHECK_EQ(parse("pd=1M"), -1);
+    CHECK_CONTAINS(err, "pd= needs mm=paging pc=daemon");
+    CHECK_EQ(parse("mm=swap pd=1M"), -1);
+    CHECK_CONTAINS(err, "pd= needs mm=paging pc=daemon");
+    CHECK_EQ(parse("pc=daemon pd=1"), -1);
+    CHECK_CONTAINS(err, "bad value '1' for pd: the unit is missing");
+    CHECK_EQ(parse("pc=daemon pd=252K"), -1);
+    CHECK_CONTAINS(err, "bad value '252K' for pd: out of range; valid: a size with a unit, K or M, "
+                        "whole pages from 256K to 64M");
+    CHECK_EQ(parse("pc=daemon pd=65M"), -1);
+    CHECK_EQ(parse("pc=daemon pd=1026K"), -1);            /* not whole pages */
+    CHECK_EQ(parse("pc=daemon pd=1G"), -1);
+    CHECK_EQ(parse("pc=daemon pd"), -1);
+    CHECK_EQ(parse("pc=daemon pdlat=1ms"), -1);
+    CHECK_CONTAINS(err, "pdlat= needs pd=");
+    CHECK_EQ(parse("pc=daemon pd=1M pdlat=1"), -1);
+    CHECK_CONTAINS(err, "bad value '1' for pdlat: the unit is missing");
+}
+
 static void test_defaults_restored_each_parse(void)
 {
     CHECK_EQ(parse("mm=swap quiet mem=1G"), 0);
@@ -396,6 +437,7 @@ int main(void)
     test_keys_checked_across();
     test_pc_daemon_and_free_marks();
     test_disk_latency();
+    test_paging_device();
     test_defaults_restored_each_parse();
     test_bad_choice_values();
     test_unknown_key();
