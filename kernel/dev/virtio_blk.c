@@ -76,12 +76,17 @@ struct blk_dev {
     uint32_t  inflight, inflight_peak;
     uint32_t  nheld;                 /* chains the latency model holds back */
     uint32_t  latency_us;            /* disklat= or pdlat= */
+    unsigned  id;                    /* BLK_DISK or BLK_PD */
     struct blk_arm arm;              /* the latency model (disklat=) */
     struct blk_chain chain[BLK_QUEUE_SIZE];
 };
 
-static struct blk_dev devs[BLK_MAX_DEVS];
+/* The disk's state is static; the paging device's (pd= only) is a frame
+ * taken at boot, so a kernel without one carries no second queue. */
+static struct blk_dev disk_dev;
+static struct blk_dev *devs[BLK_MAX_DEVS] = { &disk_dev };
 static unsigned ndevs;
+_Static_assert(sizeof(struct blk_dev) <= PAGE_SIZE, "a device's state fits the frame it gets");
 
 static struct spinlock blk_lock = SPINLOCK_INIT("blk", LOCK_RANK_BLK);
 
@@ -308,7 +313,7 @@ static const char *device_setup(struct blk_dev *dk, const struct mmio_dev *d)
     dk->regs = regs;
     dk->base = d->base;
     dk->irq = d->irq;
-    dk->latency_us = dk == &devs[BLK_PD] ? params.pdlat_us : params.disklat_us;
+    dk->latency_us = dk->id == BLK_PD ? params.pdlat_us : params.disklat_us;
     blk_arm_init(&dk->arm, time_from_us(dk->latency_us));
     return NULL;
 }
@@ -319,7 +324,7 @@ static const char *const dev_tag[BLK_MAX_DEVS] = { "disk", "pd" };
 
 static void print_ready(const struct blk_dev *dk)
 {
-    unsigned dev = (unsigned)(dk - devs);
+    unsigned dev = dk->id;
     uint64_t per_mib = MIB / BLK_SECTOR_SIZE, per_kib = KIB / BLK_SECTOR_SIZE;
     bool whole_mib = dk->capacity % per_mib == 0;
     kprintf("faultline: %s: virtio-blk at 0x%lx irq %u, %lu sectors (%lu %s)%s\n", dev_tag[dev],
@@ -358,7 +363,12 @@ static void pd_device_init(const struct mmio_dev *d)
         boot_refused("pd=%luK needs a second virtio-blk device, the paging device, and there is "
                      "none (the tools attach one of that size when the boot has pd=)",
                      params.pd_size / KIB);
-    struct blk_dev *dk = &devs[BLK_PD];
+    paddr_t state = frame_alloc_zeroed(FRAME_KERNEL);
+    if (!state)
+        boot_refused("pd=: no memory for the paging device's queue");
+    struct blk_dev *dk = (struct blk_dev *)PA_TO_KVA(state);
+    dk->id = BLK_PD;
+    devs[BLK_PD] = dk;
     const char *why = device_setup(dk, d);
     if (why)
         boot_refused("pd=: the paging device (virtio-blk at 0x%lx) is unusable: %s", d->base, why);
@@ -385,7 +395,7 @@ int blk_init(void)
             boot_refused("pd= needs a disk and a paging device, and there is no disk");
         return -ENODEV;
     }
-    struct blk_dev *dk = &devs[BLK_DISK];
+    struct blk_dev *dk = devs[BLK_DISK];
     const char *why = device_setup(dk, found[0]);
     if (why) {
         kprintf("faultline: disk: none (virtio-blk at 0x%lx unusable: %s)\n", found[0]->base, why);
@@ -403,12 +413,12 @@ int blk_init(void)
 
 bool blk_dev_present(unsigned dev)
 {
-    return dev < BLK_MAX_DEVS && __atomic_load_n(&devs[dev].ready, __ATOMIC_ACQUIRE);
+    return dev < BLK_MAX_DEVS && devs[dev] && __atomic_load_n(&devs[dev]->ready, __ATOMIC_ACQUIRE);
 }
 
 uint64_t blk_dev_capacity(unsigned dev)
 {
-    return blk_dev_present(dev) ? devs[dev].capacity : 0;
+    return blk_dev_present(dev) ? devs[dev]->capacity : 0;
 }
 
 bool blk_present(void)
@@ -424,7 +434,7 @@ uint64_t blk_capacity(void)
 bool blk_model_busy(void)
 {
     for (unsigned i = 0; i < ndevs; i++) {
-        const struct blk_dev *dk = &devs[i];
+        const struct blk_dev *dk = devs[i];
         if (dk->arm.service && __atomic_load_n(&dk->inflight, __ATOMIC_RELAXED) >
                                __atomic_load_n(&dk->nheld, __ATOMIC_RELAXED))
             return true;
@@ -435,7 +445,7 @@ bool blk_model_busy(void)
 uint32_t blk_inflight_peak(void)
 {
     spin_lock(&blk_lock);
-    uint32_t peak = devs[BLK_DISK].inflight_peak;
+    uint32_t peak = devs[BLK_DISK]->inflight_peak;
     spin_unlock(&blk_lock);
     return peak;
 }
@@ -546,11 +556,11 @@ int blk_submit_to(unsigned dev, struct blk_req *r)
     r->done = false;
     r->status = 0;
     r->waiter = NULL;
-    if (dev >= BLK_MAX_DEVS) {
+    if (dev >= BLK_MAX_DEVS || !devs[dev]) {
         refuse(r, -ENODEV);
         return -ENODEV;
     }
-    struct blk_dev *dk = &devs[dev];
+    struct blk_dev *dk = devs[dev];
     int err = request_check(dk, r);
     if (err) {
         refuse(r, err);
@@ -650,7 +660,7 @@ static void latency_alarm(uint64_t now)
 {
     spin_lock(&blk_lock);
     for (unsigned dev = 0; dev < ndevs; dev++) {
-        struct blk_dev *dk = &devs[dev];
+        struct blk_dev *dk = devs[dev];
         for (uint16_t head = 0; head < dk->qsize && dk->nheld; head++)
             if (dk->chain[head].held && !blk_arm_early(dk->chain[head].due, now))
                 chain_release(dk, head);
@@ -756,9 +766,9 @@ static void blk_interrupt_body(struct blk_dev *dk)
     /* Printed after the lock: the console lock is not below "blk". */
     if (bad_ids)
         kprintf("faultline: %s: device completed %u unknown request(s); ignored\n",
-                dev_tag[dk - devs], bad_ids);
+                dev_tag[dk->id], bad_ids);
     if (failure)
         kprintf("faultline: %s: virtio-blk at 0x%lx failed (%s); running without %s\n",
-                dev_tag[dk - devs], (uint64_t)dk->base, failure,
-                dk == &devs[BLK_PD] ? "a paging device" : "a disk");
+                dev_tag[dk->id], (uint64_t)dk->base, failure,
+                dk->id == BLK_PD ? "a paging device" : "a disk");
 }
