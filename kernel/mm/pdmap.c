@@ -52,7 +52,7 @@ static struct pd_rec *rec_pages[(PD_MAX_RECORDS + RECS_PER_PAGE - 1) / RECS_PER_
 static uint16_t *head_pages[(PD_MAX_RECORDS + HEADS_PER_PAGE - 1) / HEADS_PER_PAGE];
 static void *move_buf[RWS_BATCH];
 static struct spinlock pd_lock = SPINLOCK_INIT("pdmap", LOCK_RANK_PDMAP);
-static bool present;
+bool pdmap_active;                   /* set once at boot, with pd= */
 static uint32_t nrec, nbuckets, low_mark, high_mark;
 /* Under pd_lock: the ring, oldest record first. */
 static uint32_t first, nused;
@@ -128,19 +128,14 @@ void pdmap_init(void)
     high_mark = nrec / PD_HIGH_DIV;
     if (high_mark <= low_mark)
         high_mark = low_mark + 1;
-    present = true;
+    pdmap_active = true;
     kprintf("faultline: pd: %u records (%lu KiB), moved to the disk oldest first below %u "
             "free, up to %u\n", nrec, (uint64_t)nrec * PAGE_SIZE / 1024, low_mark, high_mark);
 }
 
-bool pdmap_present(void)
-{
-    return present;
-}
-
 void pdmap_usage(uint64_t *total, uint64_t *free)
 {
-    if (!present) {
+    if (!pdmap_active) {
         *total = *free = 0;
         return;
     }
@@ -220,8 +215,6 @@ int pdmap_read(uint32_t slot, paddr_t pa)
 
 bool pdmap_slot_dies(uint32_t slot)
 {
-    if (!present)
-        return false;
     spin_lock(&pd_lock);
     uint32_t r = lookup(slot);
     if (r == PD_NONE) {
@@ -322,7 +315,7 @@ uint32_t pdmap_make_room(void)
 {
     uint32_t moves = 0, dead[RECLAIM_CHUNK], batch[RWS_BATCH];
     bool started = false;
-    if (!present)
+    if (!pdmap_active)
         return 0;
     for (;;) {
         spin_lock(&pd_lock);

@@ -32,7 +32,12 @@
 /* Boot, after swap_init: with pd=, the record table from memory, one line
  * said. */
 void     pdmap_init(void);
-bool     pdmap_present(void);
+/* Inline: the page-in and page-death paths ask on every page. */
+extern bool pdmap_active;
+static inline bool pdmap_present(void)
+{
+    return pdmap_active;
+}
 
 /* The write-behind (the paging-device manager): a record for the page of
  * disk slot `slot`, its write started into req; PD_NONE if no record is

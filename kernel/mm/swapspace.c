@@ -59,7 +59,7 @@ void swap_free(uint32_t slot, uint32_t n)
 {
     /* A page the paging device holds: its record and its slot are the
      * paging-device manager's to free (pdmap.h). */
-    if (n == 1 && pdmap_slot_dies(slot))
+    if (n == 1 && pdmap_present() && pdmap_slot_dies(slot))
         return;
     spin_lock(&swap_lock);
     int rc = present ? swapmap_free(&slots, slot, n) : -1;
