@@ -57,6 +57,8 @@ PROGRAMS = {
     "nroff": ["user/nroff/fmt.c", "user/nroff/request.c", "user/nroff/man.c",
               "user/nroff/text.c", "user/nroff/line.c", "user/nroff/page.c",
               "user/nroff/out.c"],
+    # the shell's lexer, parser and $(( )) (user/sh/): no system calls
+    "sh": ["user/sh/lex.c", "user/sh/parse.c", "user/sh/arith.c", "user/sh/arena.c"],
 }
 # Include paths a test needs beyond the kernel's: a subsystem's private
 # headers sit beside its sources (kernel/mm/). User code is built against
@@ -68,6 +70,7 @@ EXTRA_CFLAGS = {
     "clock_replace": ["-Ikernel/mm"],
     "pagestate": ["-Ikernel/mm"],
     "nroff": ["-Itests/host/ulib_shim", "-Iuser/nroff"],
+    "sh": ["-Itests/host/ulib_shim", "-Iuser/sh"],
 }
 
 TOOL_TIMEOUT = 60

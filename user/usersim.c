@@ -173,13 +173,21 @@ static _Noreturn void big_job(const struct options *o)
             sleep(think_time(o, BIG_USER, 0));   /* refused (no room): try again later */
 }
 
-/* A user logs in: a login of its own, led by itself, not on the console. */
+/* A user logs in (login_session: a session of its own, recorded for
+ * `who`), named userU, or big for the big job. */
 static int start(const struct options *o, int u)
 {
     int pid = fork();
     if (pid != 0)
         return pid;
-    setsid();
+    char name[LOGIN_NAME_MAX];
+    if (u == BIG_USER)
+        snprintf(name, sizeof name, "big");
+    else
+        snprintf(name, sizeof name, "user%d", u);
+    int err = login_session(name);
+    if (err < 0)
+        die("usersim: login %s: %s", name, strerror(err));
     quiet();
     if (u == BIG_USER)
         big_job(o);
