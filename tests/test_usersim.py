@@ -1,15 +1,16 @@
 """QEMU integration tests of `usersim`, the simulated users of the
 paged-versus-swapped experiment (tools/repro_unix.py): a finite run of
 users runs every script it should and reports it; the users' output goes
-to /dev/null, not the console; the think times are the seed's; bad
+to /dev/null, not the console; `who` counts the users it logs in; bad
 arguments give the usage and status 2."""
 
 import json
 import re
+import time
 
 import pytest
 
-from qemu_helpers import boot_to_shell
+from qemu_helpers import boot_to_shell, timeout_scale
 from test_shell import background, wait_job_done
 
 DONE = re.compile(r'FL-JSON (\{"usersim":"done".*\})\s*$', re.MULTILINE)
@@ -50,3 +51,18 @@ def test_missing_script(sh):
     pid = background(sh, "usersim -n 1 no-such-script")
     assert wait_job_done(sh, pid) == "status 1"
     assert "usersim: no-such-script: no such file" in sh.log
+
+
+def test_who_counts_the_users_and_their_processes(sh):
+    background(sh, "usersim -n 3 -t 600000 -b 64 unix/format")
+    deadline = time.monotonic() + 60 * timeout_scale()
+    while True:
+        out = sh.run_shell("who")
+        names = sorted(line.split()[0] for line in out.splitlines()[1:] if line.strip())
+        if names == ["big", "user0", "user1", "user2"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert names == ["big", "user0", "user1", "user2"], out
+    found = re.search(r"^users (\d+) procs (\d+)$", sh.run_shell("who -c"), re.MULTILINE)
+    assert found and int(found.group(1)) == 4
+    assert int(found.group(2)) >= 4          # each user's own process at least

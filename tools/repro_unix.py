@@ -15,8 +15,8 @@ simulated users (usersim, with its editing, formatting and compiling
 scripts and a big job sweeping four times memory, as MACSYMA did), on a
 machine scaled like the VAX (SCALE below, and docs/results/unix.md,
 "Method"): one hart, `-icount shift=10` (1.024 us of virtual time per
-instruction: 0.98 million instructions a second), mem=4M (1080 KiB of
-user frames), a disk of 30 ms per access (disklat=30ms). Times are the
+instruction: 0.98 million instructions a second), mem=5M (2096 KiB
+of frames), a disk of 30 ms per access (disklat=30ms). Times are the
 virtual clock's seconds, which on that scale are VAX seconds.
 
 Writes OUT/unix.md, OUT/unix.json and the plots OUT/unix-*.png, with a
@@ -45,17 +45,17 @@ import unixstats as st  # noqa: E402
 MANAGERS = ("swap", "paging")
 # The machine, scaled like the VAX 11/780 (docs/results/unix.md, "Method").
 ICOUNT_SHIFT = 10          # 2^10 ns of virtual time per instruction: 0.98 MIPS
-MEM = "4M"                 # the smallest mem= that boots: 270 frames for users
+MEM = "5M"                 # 524 frames (2096 KiB) for users and per-process kernel memory
 DISKLAT = "30ms"           # an RP06's access time, per request
 DISK_SIZE = "64M"
 CPUS = 1
 QEMU_MEM = "128M"
 SCRIPTS = ("unix/edit", "unix/format", "unix/compile")
 SEED = 1
-FULL = {"users": (0, 1, 2, 3, 4, 5, 6, 8, 10), "iterations": 40, "pause_ms": 5000,
-        "think_ms": 10000, "big_kib": 4096, "warmup_ms": 30000}
+FULL = {"users": (0, 1, 2, 3, 4, 5, 6, 7, 8), "iterations": 40, "pause_ms": 5000,
+        "think_ms": 10000, "big_kib": 8192, "warmup_ms": 30000}
 QUICK = {"users": (1, 4), "iterations": 3, "pause_ms": 2000,
-         "think_ms": 10000, "big_kib": 4096, "warmup_ms": 10000}
+         "think_ms": 10000, "big_kib": 8192, "warmup_ms": 10000}
 BOOT_TIMEOUT = 180.0
 RUN_TIMEOUT = 3000.0       # host seconds for one probe run
 LOG_FILE = "plog"
@@ -242,7 +242,7 @@ def report(runs: list, an: dict, cfg: dict, quick: bool, disklat: bool, meta: di
            "(user/files/unix/probe) does the same on faultline, `who -c` giving the load, while "
            "`usersim` (user/usersim.c) keeps simulated users at work: each logs in and runs "
            "editing, formatting and compiling scripts (user/files/unix/) with think times, and a "
-           f"big job sweeps {cfg['big_kib']} KiB over and over, four times the users' memory, as "
+           f"big job sweeps {cfg['big_kib']} KiB over and over, four times memory, as "
            "MACSYMA swept 2 MB on a 512 KB machine. Under mm=swap a process must fit in memory, "
            "so the big job cannot run there (its tries fail at once): the paper's V7 load had no "
            "MACSYMA either, which paging brought.", "",
@@ -258,12 +258,15 @@ def report(runs: list, an: dict, cfg: dict, quick: bool, disklat: bool, meta: di
               "the virtual clock jumping a tick (10 ms) at a time while it waits")
            + " | 1:1, but a request is one 4 KiB page: swapping a process is one request per page, "
              "not one transfer |",
-           f"| memory for users | 512 KB machine, about 400 KB after the kernel | `mem={MEM}`, "
-           "the smallest that boots: 270 frames, 1080 KiB | 2.7:1 |",
+           f"| memory | 512 KB, about 400 KB left by the kernel | `mem={MEM}`: 524 frames "
+           "(2096 KiB) for user pages and the kernel's per-process memory (a 16 KiB kernel "
+           "stack and page tables, about 30 KiB a process); `mem=4M`, the smallest that boots, "
+           "left the compile no room under swap once users were in | 4:1 in bytes, and programs "
+           "here are 1.5-5x bigger |",
            "| process sizes | sh ~30 KB, cc passes ~60 KB, nroff ~60 KB | sh 52 KiB; cc of "
            "wordfreq.c: c0 352, c1 188, as 316 KiB resident; man+nroff ~100 KiB | 1.5-5:1 |",
            "| big job | MACSYMA, 2 MB (4x memory) | `hog -p 1 -m "
-           f"{cfg['big_kib']}` (4x the users' memory) | 1:1 in ratio to memory |",
+           f"{cfg['big_kib']}` (4x memory) | 1:1 in ratio to memory |",
            "| clock tick, quantum | 100 Hz; V7 reschedules each second, 4BSD every 100 ms | "
            "10 ms tick and quantum | 1:1 tick, shorter quantum |",
            "| swapper residence | V7: in 2 s, out 3 s before moving again | 100 ms in, 50 ms out "
