@@ -143,3 +143,34 @@ def test_report_and_plots_from_records(tmp_path):
     repro_unix.plots(an, tmp_path)
     for name in ("unix-fig1-2.png", "unix-man.png", "unix-cpu.png", "unix-cc.png"):
         assert (tmp_path / name).stat().st_size > 0
+
+
+@pytest.mark.timeout(3600)
+def test_repro_unix_quick(build_dir, kernel_elf, initrd_cpio, tmp_path):
+    out = tmp_path / "out"
+    proc = subprocess.run([sys.executable, str(ROOT / "tools" / "repro_unix.py"), "--quick",
+                           "--kernel", str(kernel_elf), "--initrd", str(initrd_cpio),
+                           "--out", str(out), "--workdir", str(tmp_path / "work")],
+                          capture_output=True, text=True, timeout=3500)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "[#####" in proc.stderr                      # the progress bar
+    md = (out / "unix.md").read_text()
+    assert "QUICK=1" in md and "## The paper's findings and ours" in md
+    data = json.loads((out / "unix.json").read_text())
+    cfg = repro_unix.QUICK
+    for run in data["runs"]:
+        # every iteration gave a sample of every task: the log was parsed whole
+        assert len(run["records"]) == cfg["iterations"] * len(st.TASKS), run
+        assert all(r["real"] > 0 and r["users"] >= 0 and r["procs"] >= r["users"]
+                   for r in run["records"])
+    for task in st.TASKS:
+        for mm in repro_unix.MANAGERS:
+            assert data["curves"][f"{task}/{mm}/users"], (task, mm)
+    # more users started, more users counted
+    by = {(r["mm"], r["users_set"]): r for r in data["runs"]}
+    lo, hi = min(cfg["users"]), max(cfg["users"])
+    for mm in repro_unix.MANAGERS:
+        seen = lambda u: max(r["users"] for r in by[(mm, u)]["records"])  # noqa: E731
+        assert seen(hi) > seen(lo)
+    for png in ("unix-fig1-2.png", "unix-man.png", "unix-cpu.png", "unix-cc.png"):
+        assert (out / png).stat().st_size > 0
