@@ -66,3 +66,10 @@ def test_who_counts_the_users_and_their_processes(sh):
     found = re.search(r"^users (\d+) procs (\d+)$", sh.run_shell("who -c"), re.MULTILINE)
     assert found and int(found.group(1)) == 4
     assert int(found.group(2)) >= 4          # each user's own process at least
+    # the big job sweeps: its hog is at work, not refused and retried
+    deadline = time.monotonic() + 60 * timeout_scale()
+    while "hog" not in sh.run_shell("ps") and time.monotonic() < deadline:
+        time.sleep(0.2)
+    rows = [line.split() for line in sh.run_shell("ps").splitlines() if line.endswith(" hog")]
+    assert len(rows) == 2, rows                # hog and its one child
+    assert max(int(r[5].rstrip("K")) for r in rows) >= 64

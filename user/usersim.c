@@ -39,7 +39,7 @@
 #define MAX_THINK_MS      (3600L * 1000)
 #define MAX_ROUNDS        100000
 #define MAX_BIG_KIB       (1024L * 1024)
-#define BIG_ROUNDS        "1000000"   /* the big job sweeps until the machine stops */
+#define BIG_ROUNDS        "1000"      /* hog's most: days of sweeps at 30 ms a page */
 #define BIG_USER          MAX_USERS   /* the big job's user number */
 #define USAGE_EXIT        2
 #define FAILED_MAX        100         /* a user's exit status saturates here */
