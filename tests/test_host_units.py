@@ -53,6 +53,7 @@ PROGRAMS = {
     "pagestate": ["kernel/mm/pagestate.c"],
     "kstrlcpy": ["kernel/lib/kstrlcpy.c"],
     "irq": ["kernel/dev/irq.c"],
+    "blk_latency": ["kernel/dev/blk_latency.c"],
     # the formatter of user/nroff/, all but main.c (its only system calls)
     "nroff": ["user/nroff/fmt.c", "user/nroff/request.c", "user/nroff/man.c",
               "user/nroff/text.c", "user/nroff/line.c", "user/nroff/page.c",

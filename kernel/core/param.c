@@ -312,6 +312,75 @@ static void show_freemax(const struct param_spec *spec, const struct boot_params
     show_frames(spec->key, p->freemax, t);
 }
 
+/* --- disklat=TIME: a block device's modelled service time --- */
+
+#define US_PER_MS 1000u
+
+/* "0", or digits followed by "us" or "ms", into microseconds. A bare
+ * non-zero number is refused: 30 means 30ms to one reader and 30us to the
+ * next. */
+static int apply_latency(uint32_t *field, const char *value, size_t len, bool has_value,
+                         const char **why)
+{
+    if (!has_value)
+        return -1;
+    if (len == 1 && value[0] == '0') {
+        *field = 0;
+        return 0;
+    }
+    size_t digits = 0;
+    while (digits < len && value[digits] >= '0' && value[digits] <= '9')
+        digits++;
+    if (digits == len && digits > 0) {
+        *why = "the unit is missing";
+        return -1;
+    }
+    uint64_t v, scale;
+    if (digits == 0 || len - digits != 2 || params_parse_size(value, digits, &v) != 0)
+        return -1;
+    if (token_is(value + digits, 2, "us"))
+        scale = 1;
+    else if (token_is(value + digits, 2, "ms"))
+        scale = US_PER_MS;
+    else
+        return -1;
+    if (v > BLK_LATENCY_MAX_US / scale) {
+        *why = "out of range";
+        return -1;
+    }
+    *field = (uint32_t)(v * scale);
+    return 0;
+}
+
+static void valid_latency(struct text *t)
+{
+    text_put(t, "0 (off), or a time with a unit, us or ms, up to ");
+    text_put_u64(t, BLK_LATENCY_MAX_US / US_PER_MS);
+    text_put(t, "ms (e.g. 30ms, 250us)");
+}
+
+static void show_latency(const char *key, uint32_t us, struct text *t)
+{
+    if (!us)
+        return;
+    text_put(t, key);
+    text_put(t, "=");
+    text_put_u64(t, us % US_PER_MS ? us : us / US_PER_MS);
+    text_put(t, us % US_PER_MS ? "us" : "ms");
+}
+
+static int apply_disklat(const struct param_spec *spec, struct boot_params *p,
+                         const char *value, size_t len, bool has_value, const char **why)
+{
+    (void)spec;
+    return apply_latency(&p->disklat_us, value, len, has_value, why);
+}
+static void valid_disklat(const struct param_spec *spec, struct text *t) { (void)spec; valid_latency(t); }
+static void show_disklat(const struct param_spec *spec, const struct boot_params *p, struct text *t)
+{
+    show_latency(spec->key, p->disklat_us, t);
+}
+
 /* --- init=PATH --- */
 
 static int apply_init(const struct param_spec *spec, struct boot_params *p,
@@ -389,6 +458,7 @@ static const struct param_spec param_table[] = {
       ARRAY_SIZE(selftest_choices), set_selftest, get_selftest },
     CUSTOM_KEY("freemin", freemin),
     CUSTOM_KEY("freemax", freemax),
+    CUSTOM_KEY("disklat", disklat),
     { "pcmeters", apply_choice, valid_choice, show_choice_if_set, pcmeters_choices,
       ARRAY_SIZE(pcmeters_choices), set_pcmeters, get_pcmeters },
 };

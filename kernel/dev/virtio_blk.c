@@ -16,6 +16,9 @@
  * console lock is not below it in the lock order).
  */
 #include "blk.h"
+#include "blk_latency.h"
+#include "ktime.h"
+#include "param.h"
 #include "virtio_mmio.h"
 #include "board.h"
 #include "cpu.h"
@@ -48,6 +51,8 @@ struct blk_chain {
     struct blk_req *req;                      /* NULL: this head is not in flight */
     uint16_t desc[VIRTIO_BLK_REQ_DESCS];      /* the descriptors it holds */
     volatile uint8_t status;                  /* device-writable */
+    bool held;                                /* done by the device, not yet due */
+    uint64_t due;                             /* when the latency model lets it end */
 };
 
 static struct {
@@ -69,6 +74,8 @@ static struct {
     uint16_t  nfree;
     uint16_t  nfree_waiters;      /* submitters asleep for a free chain */
     uint32_t  inflight, inflight_peak;
+    uint32_t  nheld;                 /* chains the latency model holds back */
+    struct blk_arm arm;              /* the latency model (disklat=) */
     struct blk_chain chain[BLK_QUEUE_SIZE];
 } disk;
 
@@ -297,6 +304,7 @@ static const char *device_setup(const struct mmio_dev *d)
     disk.regs = regs;
     disk.base = d->base;
     disk.irq = d->irq;
+    blk_arm_init(&disk.arm, time_from_us(params.disklat_us));
     return NULL;
 }
 
@@ -310,6 +318,9 @@ static void print_ready(void)
             (uint64_t)disk.base, disk.irq, disk.capacity,
             whole_mib ? disk.capacity / per_mib : disk.capacity / per_kib,
             whole_mib ? "MiB" : "KiB", disk.read_only ? ", read-only" : "");
+    if (params.disklat_us)
+        kprintf("faultline: disklat: the disk takes %u us a request, one at a time\n",
+                params.disklat_us);
 }
 
 int blk_init(void)
@@ -347,6 +358,13 @@ bool blk_present(void)
 uint64_t blk_capacity(void)
 {
     return blk_present() ? disk.capacity : 0;
+}
+
+bool blk_model_busy(void)
+{
+    return disk.arm.service &&
+           __atomic_load_n(&disk.inflight, __ATOMIC_RELAXED) >
+           __atomic_load_n(&disk.nheld, __ATOMIC_RELAXED);
 }
 
 uint32_t blk_inflight_peak(void)
@@ -424,7 +442,8 @@ static uint16_t chain_build(struct blk_req *r)
     return d[0];
 }
 
-/* Makes a built chain visible to the device and rings its doorbell. */
+/* Makes a built chain visible to the device; the caller rings the
+ * doorbell (doorbell()) once it has let go of blk_lock. */
 static void chain_publish(uint16_t head)
 {
     disk.avail->ring[disk.avail_idx % disk.qsize] = head;
@@ -434,6 +453,15 @@ static void chain_publish(uint16_t head)
     *(volatile uint16_t *)&disk.avail->idx = disk.avail_idx;
     /* the index before the doorbell, or the device may look too early */
     arch_wmb();
+}
+
+/* Outside blk_lock: QEMU does the request's work inside the doorbell's
+ * MMIO write, and under -icount its harts take turns, so a doorbell rung
+ * under the lock can leave the boot hart spinning for the lock in the
+ * disk's interrupt for a whole turn (100 ms of virtual time). A doorbell
+ * for chains another submitter published and rang for already is harmless. */
+static void doorbell(void)
+{
     reg_write(disk.regs, VIRTIO_MMIO_QUEUE_NOTIFY, QUEUE_INDEX);
 }
 
@@ -453,6 +481,9 @@ int blk_submit(struct blk_req *r)
         refuse(r, err);
         return err;
     }
+    /* Read before the lock: under -icount a clock read ends QEMU's
+     * translation block and may give the other hart its turn. */
+    uint64_t issued = disk.arm.service ? arch_read_time() : 0;
     spin_lock(&blk_lock);
     while (disk.ready && disk.nfree < VIRTIO_BLK_REQ_DESCS) {
         disk.nfree_waiters++;
@@ -465,12 +496,14 @@ int blk_submit(struct blk_req *r)
         return -EIO;
     }
     uint16_t head = chain_build(r);
+    disk.chain[head].due = blk_arm_issue(&disk.arm, issued);
     r->slot = head;
     chain_publish(head);
     disk.inflight++;
     if (disk.inflight > disk.inflight_peak)
         disk.inflight_peak = disk.inflight;
     spin_unlock(&blk_lock);
+    doorbell();
     return 0;
 }
 
@@ -515,9 +548,58 @@ static int device_status_to_errno(uint8_t s)
     return s == VIRTIO_BLK_S_OK ? 0 : -EIO;
 }
 
+/* The latency model (blk_latency.h): a chain the device finished before
+ * its due time is held, descriptors and all, so that the queue fills as a
+ * slow disk's would, until the boot hart's alarm at the earliest due time
+ * ends it. Both run on the boot hart under blk_lock. */
+static void latency_alarm(uint64_t now);
+
+static void latency_arm_alarm(void)
+{
+    uint64_t first = UINT64_MAX;
+    for (uint16_t head = 0; head < disk.qsize && disk.nheld; head++)
+        if (disk.chain[head].held && disk.chain[head].due < first)
+            first = disk.chain[head].due;
+    if (first != UINT64_MAX)
+        time_alarm_set(first, latency_alarm);
+}
+
+static void chain_release(uint16_t head)
+{
+    disk.chain[head].held = false;
+    disk.nheld--;
+    chain_finish(head, device_status_to_errno(disk.chain[head].status));
+}
+
+static void latency_alarm(uint64_t now)
+{
+    spin_lock(&blk_lock);
+    for (uint16_t head = 0; head < disk.qsize && disk.nheld; head++)
+        if (disk.chain[head].held && !blk_arm_early(disk.chain[head].due, now))
+            chain_release(head);
+    if (disk.nfree_waiters)
+        wakeup(&disk.nfree);
+    latency_arm_alarm();
+    spin_unlock(&blk_lock);
+}
+
+/* The device finished the chain `head` (seen at `now`): end it, or hold
+ * it until due. */
+static void chain_complete(uint16_t head, uint64_t now)
+{
+    struct blk_chain *c = &disk.chain[head];
+    if (blk_arm_early(c->due, now)) {
+        c->held = true;
+        disk.nheld++;
+        time_alarm_set(c->due, latency_alarm);
+        return;
+    }
+    chain_finish(head, device_status_to_errno(c->status));
+}
+
 /* Takes every new used-ring entry. Returns false if the device broke the
  * ring's rules (an index too far ahead); bad chain ids are skipped. */
-static bool used_reap(uint32_t *bad_ids)
+static bool used_reap(uint32_t *bad_ids, uint64_t now)
 {
     /* the interrupt status we just read before the index it announced */
     arch_rmb();
@@ -533,7 +615,7 @@ static bool used_reap(uint32_t *bad_ids)
             (*bad_ids)++;
             continue;
         }
-        chain_finish((uint16_t)e.id, device_status_to_errno(disk.chain[e.id].status));
+        chain_complete((uint16_t)e.id, now);
     }
     return true;
 }
@@ -545,9 +627,12 @@ static void device_fail(void)
     device_reset(disk.regs);
     status_add(disk.regs, VIRTIO_STATUS_FAILED);
     __atomic_store_n(&disk.ready, false, __ATOMIC_RELEASE);
-    for (uint16_t head = 0; head < disk.qsize; head++)
-        if (disk.chain[head].req)
+    for (uint16_t head = 0; head < disk.qsize; head++) {
+        if (disk.chain[head].held)
+            chain_release(head);     /* done before the failure: its data is good */
+        else if (disk.chain[head].req)
             chain_finish(head, -EIO);
+    }
 }
 
 /* The disk's line fired (registered by route_interrupt). It stays
@@ -573,6 +658,7 @@ static void blk_interrupt_body(void)
         return;
     const char *failure = NULL;
     uint32_t bad_ids = 0;
+    uint64_t now = disk.arm.service ? arch_read_time() : 0;   /* before the lock: see blk_submit */
     spin_lock(&blk_lock);
     uint32_t pending = reg_read(disk.regs, VIRTIO_MMIO_INTERRUPT_STATUS);
     reg_write(disk.regs, VIRTIO_MMIO_INTERRUPT_ACK, pending);
@@ -581,7 +667,7 @@ static void blk_interrupt_body(void)
                           (reg_read(disk.regs, VIRTIO_MMIO_STATUS) & VIRTIO_STATUS_DEVICE_NEEDS_RESET);
         if (need_reset)
             failure = "it needs a reset";
-        else if (!used_reap(&bad_ids))
+        else if (!used_reap(&bad_ids, now))
             failure = "its used ring index ran ahead of the queue";
         if (failure)
             device_fail();

@@ -47,6 +47,8 @@ int  blk_submit(struct blk_req *r);
 /* Sleeps until r is done; returns r->status. */
 int  blk_wait(struct blk_req *r);
 
+bool blk_model_busy(void);
+
 /* Most requests that were on the device at once since boot (for selftest=blk
  * and statistics). */
 uint32_t blk_inflight_peak(void);

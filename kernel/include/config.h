@@ -100,6 +100,9 @@
                                         split virtqueues require; the rings fit a page each */
 #define VIRTIO_RESET_POLLS  1000     /* status reads while waiting for a device reset to end */
 #define VIRTIO_CONFIG_TRIES 16       /* re-reads of device config that changed under us */
+#define BLK_LATENCY_MAX_US  1000000  /* disklat= at most one second a request: ten
+                                        times the slowest disk anyone modelled (a drum
+                                        or a VAX-era disk is tens of ms) */
 #define BLK_SELFTEST_PAGES  33       /* selftest=blk: pages spread over the disk; odd so the
                                         middle page is one of them, and more than the
                                         requests the queue holds, so submitters must wait */

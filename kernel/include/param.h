@@ -37,6 +37,8 @@ struct boot_params {
     enum selftest_kind selftest; /* selftest=none|panic|kfault|blk|lockorder, default none */
     enum meters_kind meters;   /* meters=on|off, default on: in-kernel latency meters */
     enum lightsys_kind lightsys; /* lightsys=on|off, default on: getpid & co. answered in the vector */
+    uint32_t      disklat_us;  /* disklat=TIME (us or ms): the disk's modelled service
+                                  time per request, 0 = off (kernel/dev/blk_latency.c) */
 };
 
 /* Parses cmdline into *out (which it first fills with defaults).

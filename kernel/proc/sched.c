@@ -11,6 +11,7 @@
  * instructions would count against everyone) and on a laptop.
  */
 #include "proc.h"
+#include "blk.h"
 #include "printk.h"
 #include "mmu.h"
 #include "aspace.h"
@@ -213,7 +214,7 @@ static void idle(struct cpu *c)
     /* Re-check after announcing ourselves idle: a waker that missed the
      * flag made its thread RUNNABLE before we looked. wfi wakes on a
      * pending interrupt even with interrupts masked. */
-    if (!work_for(c))
+    if (!work_for(c) && !blk_model_busy())
         arch_wait_for_interrupt();
     __atomic_store_n(&c->idle, false, __ATOMIC_SEQ_CST);
 }
