@@ -102,7 +102,8 @@ def boot_to_shell(machine, cpus: int = 1, **kwargs) -> Machine:
 
 def run_lat(m: Machine, args: str = "", timeout: float = 300.0) -> dict:
     """Runs `lat [args]` at the shell prompt and returns its results by
-    benchmark name (the FL-JSON result lines, not the meters lines)."""
+    benchmark name (the FL-JSON result lines); the kernel meters printed
+    after a benchmark are its result's "kernel_meters", by event name."""
     m.send(f"lat {args}".strip())
     results = {}
     while True:
@@ -111,6 +112,8 @@ def run_lat(m: Machine, args: str = "", timeout: float = 300.0) -> dict:
             break
         if "bench" in obj and "meters" not in obj:
             results[obj["bench"]] = obj
+        elif "meters" in obj and obj.get("bench") in results:
+            results[obj["bench"]]["kernel_meters"] = {r["event"]: r for r in obj["meters"]}
     m.expect_prompt(timeout=60)
     return results
 

@@ -119,6 +119,22 @@ def test_path_within_budget(lat_results, bench):
     assert value > 0
 
 
+# One meter record (meter.self, cycles = instructions): the calibration
+# every reading carries. 15 with the histogram kept by leading zeros (18
+# with the log2 bucket worked out and clamped on the path; 61 as a call).
+METER_SELF_BUDGET = 15
+
+
+def test_meter_record_within_budget(lat_results):
+    meters = lat_results["nop"].get("kernel_meters") or {}
+    self_cost = meters.get("meter.self")
+    assert self_cost and self_cost["count"], f"no meter.self after nop: {sorted(meters)}"
+    # min: the record's own count; the first of the calibration rounds
+    # may pay one more (its mean is 15.02)
+    assert 0 < self_cost["min"] <= METER_SELF_BUDGET, self_cost
+    assert self_cost["sum"] / self_cost["count"] < METER_SELF_BUDGET + 1, self_cost
+
+
 @pytest.mark.parametrize("bench, part", sorted(PART_BUDGETS))
 def test_part_within_budget(lat_results, bench, part):
     parts = lat_results.get(bench, {}).get("parts") or {}

@@ -18,16 +18,31 @@ bool meters_enabled = true;
 /* One extra slot per hart, beyond the events, for calibration; a hart
  * finds its row through its struct cpu. */
 #define METER_SCRATCH ((enum fl_meter_event)FL_METER_COUNT)
-static struct fl_meter meters[MAX_HARTS][FL_METER_COUNT + 1];
+static struct meter_row meters[MAX_HARTS][FL_METER_COUNT + 1];
 
-/* A record as readers see it: the count made from the histogram (see
- * meter_record), and 0 for an empty record's min. */
-static struct fl_meter snapshot(const struct fl_meter *m)
+/* The log2 bucket of the intervals with lz leading zero bits. */
+static int bucket_of_lz(int lz)
 {
-    struct fl_meter out = *m;
-    out.count = 0;
-    for (int b = 0; b < FL_METER_BUCKETS; b++)
-        out.count += out.hist[b];
+    int b = lz >= 63 ? 0 : 63 - lz;
+    return b < FL_METER_BUCKETS ? b : FL_METER_BUCKETS - 1;
+}
+
+/* A record as readers see it: the log2 histogram and the count made from
+ * the one kept by leading zeros (see meter_record), and 0 for an empty
+ * record's min. */
+static struct fl_meter snapshot(const struct meter_row *m, uint32_t e, int hart)
+{
+    struct fl_meter out;
+    memset(&out, 0, sizeof out);
+    out.event = e;
+    out.hart = hart;
+    out.sum = m->sum;
+    out.min = m->min;
+    out.max = m->max;
+    for (int lz = 0; lz < METER_LZ_SLOTS; lz++) {
+        out.hist[bucket_of_lz(lz)] += m->by_lz[lz];
+        out.count += m->by_lz[lz];
+    }
     if (!out.count)
         out.min = 0;
     return out;
@@ -40,8 +55,6 @@ static void clear(bool keep_calibration)
             if (keep_calibration && e == FL_METER_METER_SELF)
                 continue;
             memset(&meters[h][e], 0, sizeof meters[h][e]);
-            meters[h][e].event = (uint32_t)e;
-            meters[h][e].hart = h;
             meters[h][e].min = UINT64_MAX;      /* see meter_record */
         }
 }
@@ -88,13 +101,13 @@ long sys_meter_read(uint64_t hart, uint64_t ubuf, uint64_t max)
     for (uint64_t e = 0; e < n; e++) {
         struct fl_meter out;
         if (h >= 0) {
-            out = snapshot(&meters[h][e]);
+            out = snapshot(&meters[h][e], (uint32_t)e, h);
         } else {
             memset(&out, 0, sizeof out);
             out.event = (uint32_t)e;
             out.hart = -1;
             for (uint32_t k = 0; k < ncpus; k++) {
-                const struct fl_meter m = snapshot(&meters[k][e]);
+                const struct fl_meter m = snapshot(&meters[k][e], (uint32_t)e, (int)k);
                 if (!m.count)
                     continue;
                 if (!out.count || m.min < out.min)

@@ -71,6 +71,8 @@
 #define USER_STACK_PAGES    16       /* 64 KiB initial user stack */
 
 /* --- time --- */
+#define IDLE_DISK_FLUSHES   256      /* local TLB flushes per idle turn while a modelled
+                                        disk request is on the device (sched.c) */
 #define SCHED_TICK_US       10000    /* 10 ms time slice, as in classic UNIX */
 
 /* --- console --- */

@@ -9,7 +9,7 @@
 
 struct thread;
 struct spinlock;
-struct fl_meter;
+struct meter_row;
 
 struct cpu {
     uint32_t id;              /* logical number 0..ncpus-1 (what users see as "hart") */
@@ -28,7 +28,7 @@ struct cpu {
      * sleep for it (tlb_flush_wait). */
     uint64_t tlb_flush_asked, tlb_flush_done;
     uint32_t tlb_flush_waiters;
-    struct fl_meter *meters;  /* this hart's meter records (meter.h), one per event */
+    struct meter_row *meters; /* this hart's meter records (meter.h), one per event */
     /* A thread woken here to run next (wakeup_thread_next): the next pick
      * tries it before it scans the thread table. Only this hart's. */
     struct thread *handoff;

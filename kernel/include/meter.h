@@ -16,31 +16,40 @@ extern bool meters_enabled;
 
 static inline uint64_t meter_now(void) { return arch_read_cycles(); }
 
+/* One hart's record of one event as the kernel keeps it. Its histogram
+ * is indexed by the interval's leading zero bits (64 for 0), which is
+ * one instruction from the interval, with no clamp: every index has a
+ * slot. meter_read turns it into struct fl_meter's log2 buckets (bucket b
+ * counts [2^b, 2^(b+1)); 0 and 1 land in bucket 0, the rest beyond the
+ * last in the last). */
+#define METER_LZ_SLOTS 65
+struct meter_row {
+    uint64_t sum, min, max;
+    uint64_t by_lz[METER_LZ_SLOTS];
+};
+
 /* Records end - start for event e on this hart: a load and a branch when
- * meters are off, about twenty instructions inline when on (the count is
+ * meters are off, about fifteen instructions inline when on (the count is
  * METER_SELF). The count is not kept here: it is the histogram's sum,
  * added up when the record is read. An empty record's min is all ones, so
  * min needs no test of the count; readers show it as 0. Interrupts are masked for the update,
  * not for a lock: the kernel is preemptible, and a thread moved to
  * another hart halfway through would write into a row that hart's own
- * records were updating. Bucket b of the histogram counts
- * [2^b, 2^(b+1)); 0 and 1 land in bucket 0, the rest beyond the last in
- * the last. */
+ * records were updating. */
 static inline void meter_record(enum fl_meter_event e, uint64_t start, uint64_t end)
 {
     if (!meters_enabled)
         return;
     uint64_t d = end - start;
-    uint64_t b = arch_log2_floor(d);
-    b = b < FL_METER_BUCKETS ? b : FL_METER_BUCKETS - 1;
+    uint64_t lz = arch_clz(d);
     uint64_t irq = arch_intr_save();
-    struct fl_meter *m = &this_cpu()->meters[e];
+    struct meter_row *m = &this_cpu()->meters[e];
     m->sum += d;
     if (d < m->min)
         m->min = d;
     if (d > m->max)
         m->max = d;
-    m->hist[b]++;
+    m->by_lz[lz]++;
     arch_intr_restore(irq);
 }
 void meters_init(bool enabled);

@@ -47,6 +47,7 @@ static const struct {
     { "ulftests",    "in-guest tests of user-level fault handlers" },
     { "upager",      "upager [-a] [-f FRAMES] [-p fifo|clock|lru] PROG ARGS: user-level pager" },
     { "uptime",      "time since boot, processes, free frames" },
+    { "usersim",     "usersim [-n N] [-s SEED] [-t MS] [-r R] [-b KIB] SCRIPT...: simulated users" },
     { "usertests",   "in-guest tests of the system calls" },
     { "vmstat",      "vmstat [-j] [N]: memory-manager counters" },
     { "who",         "who [-c]: users logged in and their processes (-c: counts)" },

@@ -116,16 +116,18 @@ static inline uint64_t arch_read_cycles(void) { uint64_t v; __asm__ volatile("rd
 static inline uint64_t arch_read_instret(void) { uint64_t v; __asm__ volatile("rdinstret %0" : "=r"(v)); return v; }
 static inline uint64_t arch_read_time(void) { uint64_t v; __asm__ volatile("rdtime %0" : "=r"(v)); return v; }
 
-/* floor(log2(v | 1)): 63 - clz. Zbb's clz, written as .insn so that only
+/* The leading zero bits of v, 64 for 0 (Zbb's clz); floor(log2(v | 1)) is
+ * 63 less those of v | 1. Zbb's clz, written as .insn so that only
  * this instruction, not all compiled code, needs Zbb (the boot checks the
  * hart has it: arch_board_unsupported). One instruction where a portable
  * search takes a dozen, on the meters' path. */
-static inline uint64_t arch_log2_floor(uint64_t v)
+static inline uint64_t arch_clz(uint64_t v)
 {
     uint64_t lz;
-    __asm__(".insn r 0x13, 1, 0x30, %0, %1, x0" : "=r"(lz) : "r"(v | 1));
-    return 63 - lz;
+    __asm__(".insn r 0x13, 1, 0x30, %0, %1, x0" : "=r"(lz) : "r"(v));
+    return lz;
 }
+static inline uint64_t arch_log2_floor(uint64_t v) { return 63 - arch_clz(v | 1); }
 
 static inline uint64_t arch_stack_pointer(void) { uint64_t v; __asm__ volatile("mv %0, sp" : "=r"(v)); return v; }
 static inline uint64_t arch_frame_pointer(void) { uint64_t v; __asm__ volatile("mv %0, s0" : "=r"(v)); return v; }
