@@ -73,6 +73,11 @@ void pcmeter_switch_reason(enum pcm_switch why);
  * between (less its time switched out) is added to w. */
 void pcmeter_thread_start(enum pcm_who w);
 void pcmeter_thread_stop(enum pcm_who w);
+/* The running manager's CPU goes to `to` from now on (the PD manager's
+ * RWS moves, PCM_RWS): what it ran so far is added to `from` without
+ * counting a run; pcmeter_thread_stop(to) then counts the moves' run, and
+ * pcmeter_thread_start(from) goes back. */
+void pcmeter_thread_lend(enum pcm_who from, enum pcm_who to);
 
 /* The scheduler's side (sched.c): a thread leaves the hart, an idle turn
  * ends, a thread is about to be switched in. The switch-out and switch-in

@@ -109,11 +109,9 @@ static void pdmgr(void *unused)
         /* pd=: room on the paging device for the batch, moving its
          * oldest pages to the disk (RWS), metered on their own. */
         if (pdmap_present()) {
-            pcmeter_thread_stop(PCM_PDMGR);
-            pcmeter_thread_start(PCM_RWS);
-            uint32_t moves = pdmap_make_room();
-            if (moves)
-                pcmeter_thread_stop(PCM_RWS);
+            pcmeter_thread_lend(PCM_PDMGR, PCM_RWS);
+            pdmap_make_room();
+            pcmeter_thread_stop(PCM_RWS);
             pcmeter_thread_start(PCM_PDMGR);
         }
         if (!batch)

@@ -35,6 +35,14 @@ void pcmeter_thread_stop(enum pcm_who w)
     pcmeter_add(w, run_clock() - started[w]);
 }
 
+void pcmeter_thread_lend(enum pcm_who from, enum pcm_who to)
+{
+    uint64_t now = run_clock();
+    if (pcmeters_enabled)
+        __atomic_fetch_add(&pcmeter.cycles[from], now - started[from], __ATOMIC_RELAXED);
+    started[to] = now;
+}
+
 void pcmeter_idle_turn(struct cpu *c)
 {
     uint64_t now = meter_now();
