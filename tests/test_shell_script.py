@@ -5,8 +5,12 @@ and the same constructs typed at the console.
 Each script's whole output is compared: variables and quoting, $? after
 commands that succeed or fail, if/elif/else, while, until, for, break and
 continue in nested loops, $(( )), redirections (>> 2> 2>> 2>&1, and on a
-whole loop), `time` appending its report to a log, and syntax errors
-that name the script's line and the token."""
+whole loop), `time` appending its report to a log, &, wait, $!, $( ),
+read, exit, and syntax errors that name the script's line and the token.
+At the console: one-line constructs, the "> " prompt of an unfinished
+command, sh -c, $RANDOM, a failed redirection undone, Ctrl-C ending a
+loop. And the probe's programs: cpubound's checksum (recomputed here)
+and size, login sessions as who and who -c count them."""
 
 import re
 import subprocess
