@@ -50,6 +50,8 @@ APPEND  ?=
 ICOUNT  ?=
 ## DISK_SIZE: the disk qemu attaches, disk.img in the build directory (sparse), in K, M or G; empty = no disk
 DISK_SIZE ?= 64M
+## PD_SIZE: a paging device between memory and the disk (adds pd=PD_SIZE to APPEND; needs APPEND="pc=daemon"), pd.img in the build directory; empty = none
+PD_SIZE ?=
 
 # Probe the port's usual cross prefixes; override with CROSS=...
 CROSS ?= $(shell for p in $(ARCH_CROSS_PREFIXES); do \
@@ -79,7 +81,7 @@ KERNEL  := $(BUILD)/kernel.elf
 INITRD  := $(BUILD)/initrd.cpio
 
 .PHONY: all kernel user initrd qemu qemu-gdb gdb test test-debug test-host clean toolchain \
-        check-toolchain bench mmbench pctable repro-multics fuzz docs-results help check-knobs
+        check-toolchain bench mmbench pctable repro-multics repro-unix fuzz docs-results help check-knobs
 all: check-toolchain $(KERNEL) $(INITRD) ## build kernel, user programs and initrd (the default)
 
 kernel: $(KERNEL) ## build only the kernel, kernel.elf in the build directory
@@ -153,7 +155,7 @@ shquote = '$(subst ','\'',$(1))'
 # what is wrong before anything is built or started (ICOUNT=0 is off there,
 # not "non-empty, so on"; an empty DISK_SIZE means no disk).
 RUN := $(PYTHON) tools/run.py --arch $(ARCH_QEMU) --kernel $(KERNEL) --initrd $(INITRD) --cpus $(call shquote,$(CPUS)) \
-       --mem $(call shquote,$(MEM)) --append $(call shquote,$(APPEND)) \
+       --mem $(call shquote,$(MEM)) --append $(call shquote,$(APPEND)$(if $(PD_SIZE), pd=$(PD_SIZE))) \
        --icount=$(call shquote,$(ICOUNT)) --disk-size=$(call shquote,$(DISK_SIZE))
 
 check-knobs: ## check CPUS, MEM, ICOUNT, DISK_SIZE and APPEND; say what is wrong
@@ -217,11 +219,22 @@ pctable: all ## CPU per page fault by who spends it, pc=inline vs pc=daemon -> b
 # a background load of varied duty cycle), with a progress bar, into
 # docs/results/multics.md and its plots; QUICK=1 a small run into
 # $(BUILD)/multics-quick (what tests/test_multics.py runs).
-## QUICK: 1 = make repro-multics runs a small version (a check of the tool, not results)
+## QUICK: 1 = make repro-multics and repro-unix run a small version (a check of the tool, not results)
 QUICK ?=
 repro-multics: all ## Multics Tables III/IV and the idle-time experiment, inline vs daemon -> docs/results/multics.md
 	$(PYTHON) tools/multics.py --arch $(ARCH_QEMU) --kernel $(KERNEL) --initrd $(INITRD) \
 	  $(if $(QUICK),--quick --out $(BUILD)/multics-quick,--out docs/results) --workdir $(BUILD)/multics
+
+# Paged versus swapped UNIX (papers/003; tools/repro_unix.py): the
+# paper's shell-script probe (user/files/unix/probe) timing man man, a
+# CPU-bound job and a compile under mm=swap and mm=paging, for a range of
+# simulated users (usersim), on one hart scaled like a VAX 11/780
+# (-icount shift=10, mem=4M, disklat=30ms), two QEMUs at a time, with a
+# progress bar: docs/results/unix.md and its plots. QUICK=1: a small run
+# into $(BUILD)/unix-quick (what tests/test_unix.py runs).
+repro-unix: all ## paged vs swapped UNIX, response time against load -> docs/results/unix.md
+	$(PYTHON) tools/repro_unix.py --arch $(ARCH_QEMU) --kernel $(KERNEL) --initrd $(INITRD) \
+	  $(if $(QUICK),--quick --out $(BUILD)/unix-quick,--out docs/results) --workdir $(BUILD)/unix
 
 # The random-system-call campaign (docs/fuzz.md): `fuzz` in every machine
 # configuration (both memory managers, 1 and 2 harts, with and without

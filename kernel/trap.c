@@ -208,8 +208,7 @@ bool trap_interrupt(enum trap_irq irq)
 {
     switch (irq) {
     case TRAP_IRQ_TIMER:
-        timer_interrupt();
-        return true;
+        return timer_interrupt();
     case TRAP_IRQ_IPI:
         ipi_interrupt();
         return false;

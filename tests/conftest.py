@@ -136,7 +136,8 @@ def machine(request, tmp_path, kernel_elf, initrd_cpio):
 
     def boot(cpus=1, mem="128M", append="", icount=False, extra_args=(), *,
              disk_size="64M", gdb=False, gdb_wait=False, initrd=None,
-             name=None, blkdebug=None, disk_readonly=False, aclint=True) -> Machine:
+             name=None, blkdebug=None, disk_readonly=False, aclint=True,
+             pd_size=None) -> Machine:
         m = Machine(kernel_elf, initrd or initrd_cpio, workdir=tmp_path,
                     name=name or f"qemu{len(machines)}")
         machines.append(m)
@@ -145,7 +146,7 @@ def machine(request, tmp_path, kernel_elf, initrd_cpio):
         return m.start(cpus=cpus, mem=mem, append=append, icount=icount,
                        extra_args=extra_args, disk_size=disk_size,
                        gdb=gdb, gdb_wait=gdb_wait, blkdebug=blkdebug,
-                       disk_readonly=disk_readonly, aclint=aclint)
+                       disk_readonly=disk_readonly, aclint=aclint, pd_size=pd_size)
 
     yield boot
     for m in machines:

@@ -4,7 +4,7 @@ and selftest=blk (kernel/dev/blk_selftest.c).
 The lines are the ones docs/protocol.md lists:
     faultline: disk: virtio-blk at 0x<base> irq <n>, <sectors> sectors (<size> MiB|KiB)
     faultline: disk: none (<why>)
-    faultline: selftest: blk: ok: <n> pages written and read back, <k> in flight
+    faultline: selftest: blk: ok: <n> pages written and read back, <k> in flight, <t> us
     faultline: selftest: blk: FAILED: <what>
     faultline: selftest: blk: no disk
 Errors are injected with QEMU's blkdebug driver (Machine.start(blkdebug=...)).
@@ -60,7 +60,7 @@ def test_blk_boot_line_names_the_disk(machine, size, sectors, shown):
 ])
 def test_blk_selftest_writes_and_reads_back(machine, cpus, size, pages):
     m = boot_to_shell(machine, cpus=cpus, disk_size=size, append="selftest=blk")
-    found = re.fullmatch(r"ok: (\d+) pages written and read back, (\d+) in flight",
+    found = re.fullmatch(r"ok: (\d+) pages written and read back, (\d+) in flight, (\d+) us",
                          selftest_line(m))
     assert found, selftest_line(m)
     assert int(found.group(1)) == pages

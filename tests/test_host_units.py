@@ -53,10 +53,13 @@ PROGRAMS = {
     "pagestate": ["kernel/mm/pagestate.c"],
     "kstrlcpy": ["kernel/lib/kstrlcpy.c"],
     "irq": ["kernel/dev/irq.c"],
+    "blk_latency": ["kernel/dev/blk_latency.c"],
     # the formatter of user/nroff/, all but main.c (its only system calls)
     "nroff": ["user/nroff/fmt.c", "user/nroff/request.c", "user/nroff/man.c",
               "user/nroff/text.c", "user/nroff/line.c", "user/nroff/page.c",
               "user/nroff/out.c"],
+    # the shell's lexer, parser and $(( )) (user/sh/): no system calls
+    "sh": ["user/sh/lex.c", "user/sh/parse.c", "user/sh/arith.c", "user/sh/arena.c"],
 }
 # Include paths a test needs beyond the kernel's: a subsystem's private
 # headers sit beside its sources (kernel/mm/). User code is built against
@@ -68,6 +71,7 @@ EXTRA_CFLAGS = {
     "clock_replace": ["-Ikernel/mm"],
     "pagestate": ["-Ikernel/mm"],
     "nroff": ["-Itests/host/ulib_shim", "-Iuser/nroff"],
+    "sh": ["-Itests/host/ulib_shim", "-Iuser/sh"],
 }
 
 TOOL_TIMEOUT = 60

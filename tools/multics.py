@@ -5,7 +5,10 @@ Two parts, each for pc=inline and pc=daemon (docs/measurement.md,
 "Page control per fault" and "The idle-time experiment"):
 
 1. Tables III and IV: CPU per fault by who spends it, one hart under
-   -icount, at equal fault counts (tools/pctable.py does the runs).
+   -icount, at equal fault counts (tools/pctable.py does the runs); then
+   pc=daemon again with a paging device (pd=PD_SIZE, at the daemon's
+   memory), whose faults are served from the paging device or the disk
+   and whose PD manager moves pages on to the disk (RWS).
 2. The idle-time experiment: two harts, host-timed (two harts under
    -icount crawl while paging, docs/measurement.md), the same paging
    workload beside LOAD_PROCS background `spin -d DUTY` loads, the duty
@@ -37,6 +40,7 @@ import faultline as fq  # noqa: E402
 import pctable  # noqa: E402
 
 PCS = ("inline", "daemon")
+PD_SIZE = "4M"                 # the paging device of the third column: half the workload's pages
 DISK_SIZE = "64M"
 IDLE_CPUS = 2
 LOAD_PROCS = 2                 # one spinner per hart
@@ -141,6 +145,31 @@ def break_even(runs: list):
 
 # ----- the report ------------------------------------------------------------------
 
+def pd_markdown(table: dict) -> str:
+    """Pure: where the faults were served from and what the PD manager
+    moved, pc=daemon without and with the paging device."""
+    cols = [("pc=daemon", table["daemon"]["table"]),
+            (f"pc=daemon pd={PD_SIZE}", table["daemon_pd"]["table"])]
+    out = [f"The paging device (pd={PD_SIZE}, at the daemon's memory): where page-ins came "
+           "from, and the PD manager's moves of the oldest pages to the disk (RWS).", "",
+           "| | " + " | ".join(n for n, _ in cols) + " |", "|---|" + "---:|" * len(cols)]
+
+    def row(label, f):
+        out.append(f"| {label} | " + " | ".join(f(t) for _, t in cols) + " |")
+
+    row("page-ins", lambda t: str(t["pageins"]))
+    row("... from the paging device", lambda t: str(t["pd_reads"]))
+    row("... from the disk", lambda t: str(t["pageins"] - t["pd_reads"]))
+    row("pages written to the paging device", lambda t: str(t["pd_stores"]))
+    row("RWS moves (paging device to disk)", lambda t: str(t["rws_moves"]))
+    row("dead records reclaimed (no I/O)", lambda t: str(t["pd_reclaimed"]))
+    row("RWS instructions per fault", lambda t: f"{t['who']['rws']['per_fault']:.0f}")
+    row("RWS instructions per move",
+        lambda t: f"{t['who']['rws']['cycles'] / t['rws_moves']:.0f}" if t["rws_moves"] else "-")
+    row("total instructions per fault", lambda t: f"{t['total_per_fault']:.0f}")
+    return "\n".join(out) + "\n"
+
+
 def report(table: dict, runs: list, cfg: dict, quick: bool) -> str:
     ti, td = table["inline"]["table"], table["daemon"]["table"]
     be = break_even(runs)
@@ -153,7 +182,9 @@ def report(table: dict, runs: list, cfg: dict, quick: bool) -> str:
            f"{table['inline']['mem_k']}K (inline) and {table['daemon']['mem_k']}K (daemon), "
            f"faults {ti['faults']} and {td['faults']}"
            + (" (within 5%)." if table["matched"] else " (NOT within 5%)."), "",
-           pctable.markdown({"pc=inline": table["inline"], "pc=daemon": table["daemon"]}),
+           pctable.markdown({"pc=inline": table["inline"], "pc=daemon": table["daemon"],
+                             f"pc=daemon pd={PD_SIZE}": table["daemon_pd"]}),
+           pd_markdown(table), "",
            "Beside the paper (units differ: 645 microseconds there, instructions here):", "",
            "| | paper | here |", "|---|---:|---:|",
            f"| daemon / inline, CPU per fault | {PAPER['daemon_us'] / PAPER['inline_us']:.2f} | "
@@ -234,10 +265,13 @@ def main(argv=None) -> int:
     out, workdir = Path(args.out), Path(args.workdir)
     out.mkdir(parents=True, exist_ok=True)
     workdir.mkdir(parents=True, exist_ok=True)
-    bar = Progress(2 + len(cfg["duties"]) * len(PCS))
+    bar = Progress(3 + len(cfg["duties"]) * len(PCS))
     targs = SimpleNamespace(kernel=args.kernel, initrd=args.initrd, arch=args.arch,
                             mem=cfg["table_mem"], hog=cfg["table_hog"], cpus=1, match=True)
     table = pctable.measure(targs, workdir, progress=bar.step)
+    bar.step(f"pc=daemon pd={PD_SIZE} mem={table['daemon']['mem_k']}K")
+    table["daemon_pd"] = pctable.run_one(targs, "daemon", table["daemon"]["mem_k"], workdir,
+                                         extra=f"pd={PD_SIZE}")
     runs = []
     for duty in cfg["duties"]:
         for pc in PCS:

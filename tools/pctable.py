@@ -14,6 +14,8 @@ instructions):
   core manager       per fault, and per run of its loop
   PD manager         per fault, and per run of its loop
   disk interrupts    per fault, and per interrupt
+  RWS moves          per fault, and per run of the PD manager's moves
+                     (pd=: pages moved from the paging device to the disk)
   getwork            per fault, and per switch, for each reason a thread
                      left its hart (awaiting core, disk, core manager,
                      PD manager, pre-emption, other)
@@ -48,10 +50,13 @@ MATCH_TOLERANCE = 0.05          # fault counts within 5%, as the brief of the ex
 MATCH_STEP_K = 256              # the daemon's memory grows by this much per try
 MATCH_TRIES = 8
 WHO = (("fault", "fault handler"), ("coremgr", "core manager"), ("pdmgr", "PD manager"),
-       ("diskirq", "disk interrupts"))
+       ("diskirq", "disk interrupts"), ("rws", "RWS moves (PD to disk)"))
 WHO_EVENTS = {"fault": "pcm_faults", "coremgr": "pcm_coremgr_runs", "pdmgr": "pcm_pdmgr_runs",
-              "diskirq": "pcm_diskirqs"}
-WHO_PER = {"fault": "fault", "coremgr": "run", "pdmgr": "run", "diskirq": "interrupt"}
+              "diskirq": "pcm_diskirqs", "rws": "pcm_rws_runs"}
+WHO_PER = {"fault": "fault", "coremgr": "run", "pdmgr": "run", "diskirq": "interrupt",
+           "rws": "run"}
+# pd=: what the paging device did (vmstat; 0 without one)
+PD_FIELDS = ("pd_stores", "pd_reads", "rws_moves", "pd_reclaimed", "pd_full")
 SWITCHES = (("core_wait", "awaiting core"), ("disk", "waiting for the disk"),
             ("coremgr", "core manager sleeps"), ("pdmgr", "PD manager sleeps"),
             ("preempt", "pre-emption or yield"), ("other", "other waits"))
@@ -74,8 +79,8 @@ def table(d: dict) -> dict:
         raise ValueError("no page faults were metered (meters=off?)")
     rows = {}
     for key, _ in WHO:
-        cycles = d["pcm_fault_cycles" if key == "fault" else f"pcm_{key}_cycles"]
-        events = d[WHO_EVENTS[key]]
+        cycles = d.get("pcm_fault_cycles" if key == "fault" else f"pcm_{key}_cycles", 0)
+        events = d.get(WHO_EVENTS[key], 0)
         rows[key] = {"cycles": cycles, "events": events,
                      "per_fault": cycles / faults,
                      "per_event": cycles / events if events else 0.0}
@@ -88,6 +93,7 @@ def table(d: dict) -> dict:
     total = sum(r["per_fault"] for r in rows.values()) + sum(g["per_fault"] for g in getwork.values())
     return {"faults": faults, "pageins": d["pageins"], "pageouts": d["pageouts"],
             "core_waits": d["core_waits"], "zeroed_fills": d["zeroed_fills"],
+            **{k: d.get(k, 0) for k in PD_FIELDS},
             "who": rows, "getwork": getwork, "total_per_fault": total}
 
 
@@ -126,12 +132,15 @@ def markdown(results: dict) -> str:
 
 # ----- running ---------------------------------------------------------------------
 
-def run_one(args, pc: str, mem_k: int, workdir: Path) -> dict:
-    m = fq.Machine(args.kernel, args.initrd, workdir=workdir, name=f"pctable-{pc}-{mem_k}",
+def run_one(args, pc: str, mem_k: int, workdir: Path, extra: str = "") -> dict:
+    """One boot, one hog run; extra: more boot parameters (pd=SIZE gets
+    its paging device from the Machine)."""
+    tag = "-" + extra.replace("=", "") if extra else ""
+    m = fq.Machine(args.kernel, args.initrd, workdir=workdir, name=f"pctable-{pc}-{mem_k}{tag}",
                    arch=args.arch)
     try:
         m.start(cpus=args.cpus, icount=True, disk_size=DISK_SIZE,
-                append=f"mm=paging pc={pc} mem={mem_k}K pcmeters=on")
+                append=f"mm=paging pc={pc} mem={mem_k}K pcmeters=on {extra}".strip())
         m.expect_prompt(timeout=BOOT_TIMEOUT)   # the harts are online before init starts
         before = vmstat(m)
         m.send(f"hog {args.hog}")
@@ -143,7 +152,8 @@ def run_one(args, pc: str, mem_k: int, workdir: Path) -> dict:
     if not hog or hog[-1]["bad_pages"] or hog[-1]["failed_children"]:
         raise RuntimeError(f"pc={pc} mem={mem_k}K: the hog run failed: {hog}")
     d = delta(before, after)
-    return {"pc": pc, "mem_k": mem_k, "hog": hog[-1], "delta": d, "table": table(d)}
+    return {"pc": pc, "mem_k": mem_k, "extra": extra, "hog": hog[-1], "delta": d,
+            "table": table(d)}
 
 
 def vmstat(m) -> dict:

@@ -216,6 +216,20 @@ def prepare_disk(args, build_dir: Path):
     return path
 
 
+def prepare_pd(args, build_dir: Path, create: bool = True):
+    """With pd=SIZE in --append: the paging device's image, BUILD/pd.img,
+    made (sparse) or resized to SIZE; else None."""
+    size = fq.pd_size_of(args.append)
+    if size is None or disk_path(args, build_dir) is None:
+        return None
+    path = build_dir / "pd.img"
+    if create:
+        if path.is_file():
+            refuse_disk_in_use(path)
+        fq.ensure_disk(path, size)
+    return path
+
+
 def check_files(args) -> None:
     for what, path in (("kernel", args.kernel), ("initrd", args.initrd)):
         if not Path(path).is_file():
@@ -236,7 +250,7 @@ def run_interactive(args) -> int:
                                                                                 args.kernel)
     cmd = fq.qemu_command(
         args.kernel, args.initrd, cpus=args.cpus, mem=args.mem, append=args.append,
-        icount=args.icount, disk=disk,
+        icount=args.icount, disk=disk, pd=prepare_pd(args, build_dir, not args.dry_run),
         console="terminal", gdb_socket=sock, gdb_wait=args.gdb,
         extra_args=args.extra, qemu=args.qemu, arch=args.arch)
     if args.dry_run:
@@ -265,7 +279,7 @@ def run_batch(args) -> int:
         print(shlex.join(fq.qemu_command(
             args.kernel, args.initrd, cpus=args.cpus, mem=args.mem, append=args.append,
             icount=args.icount, disk=disk_path(args, build_dir), console="pipe",
-            extra_args=args.extra,
+            pd=prepare_pd(args, build_dir, create=False), extra_args=args.extra,
             qemu=args.qemu, arch=args.arch)))
         return 0
     check_files(args)

@@ -330,6 +330,14 @@ struct fl_vmstat {
     uint64_t prezeroed;        /* free frames the core manager zeroed in idle time */
     uint64_t zeroed_fills;     /* demand-zero fills that took such a frame */
     uint64_t frames_zeroed;    /* gauge: free frames known to be zeroed now */
+    /* pd=SIZE's paging device (all 0 without one; docs/memory.md): */
+    uint64_t pd_records;       /* gauge: its records (pages) */
+    uint64_t pd_free;          /* gauge: of those, free now */
+    uint64_t pd_stores;        /* pages the write-behind wrote to it */
+    uint64_t pd_reads;         /* faults served from it (the rest of pageins: the disk) */
+    uint64_t rws_moves;        /* pages the PD manager moved from it to the disk */
+    uint64_t pd_reclaimed;     /* records of dead pages it freed with no I/O */
+    uint64_t pd_full;          /* write-behind that found it full and went to the disk */
     /* Page control's CPU by who spends it, in cycles (kernel/include/pcmeter.h;
      * 0 unless booted with pcmeters=on): user page faults entry to exit less time away;
      * the core and PD managers' threads; the disk's interrupt handler; and
@@ -339,6 +347,7 @@ struct fl_vmstat {
     uint64_t pcm_coremgr_cycles, pcm_coremgr_runs;
     uint64_t pcm_pdmgr_cycles, pcm_pdmgr_runs;
     uint64_t pcm_diskirq_cycles, pcm_diskirqs;
+    uint64_t pcm_rws_cycles, pcm_rws_runs;   /* the PD manager's moves to the disk (pd=) */
     uint64_t sw_other, sw_other_cycles;
     uint64_t sw_core_wait, sw_core_wait_cycles;
     uint64_t sw_disk, sw_disk_cycles;

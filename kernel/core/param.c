@@ -312,6 +312,129 @@ static void show_freemax(const struct param_spec *spec, const struct boot_params
     show_frames(spec->key, p->freemax, t);
 }
 
+/* --- disklat=TIME: a block device's modelled service time --- */
+
+#define US_PER_MS 1000u
+
+/* "0", or digits followed by "us" or "ms", into microseconds. A bare
+ * non-zero number is refused: 30 means 30ms to one reader and 30us to the
+ * next. */
+static int apply_latency(uint32_t *field, const char *value, size_t len, bool has_value,
+                         const char **why)
+{
+    if (!has_value)
+        return -1;
+    if (len == 1 && value[0] == '0') {
+        *field = 0;
+        return 0;
+    }
+    size_t digits = 0;
+    while (digits < len && value[digits] >= '0' && value[digits] <= '9')
+        digits++;
+    if (digits == len && digits > 0) {
+        *why = "the unit is missing";
+        return -1;
+    }
+    uint64_t v, scale;
+    if (digits == 0 || len - digits != 2 || params_parse_size(value, digits, &v) != 0)
+        return -1;
+    if (token_is(value + digits, 2, "us"))
+        scale = 1;
+    else if (token_is(value + digits, 2, "ms"))
+        scale = US_PER_MS;
+    else
+        return -1;
+    if (v > BLK_LATENCY_MAX_US / scale) {
+        *why = "out of range";
+        return -1;
+    }
+    *field = (uint32_t)(v * scale);
+    return 0;
+}
+
+static void valid_latency(struct text *t)
+{
+    text_put(t, "0 (off), or a time with a unit, us or ms, up to ");
+    text_put_u64(t, BLK_LATENCY_MAX_US / US_PER_MS);
+    text_put(t, "ms (e.g. 30ms, 250us)");
+}
+
+static void show_latency(const char *key, uint32_t us, struct text *t)
+{
+    if (!us)
+        return;
+    text_put(t, key);
+    text_put(t, "=");
+    text_put_u64(t, us % US_PER_MS ? us : us / US_PER_MS);
+    text_put(t, us % US_PER_MS ? "us" : "ms");
+}
+
+static int apply_disklat(const struct param_spec *spec, struct boot_params *p,
+                         const char *value, size_t len, bool has_value, const char **why)
+{
+    (void)spec;
+    return apply_latency(&p->disklat_us, value, len, has_value, why);
+}
+static void valid_disklat(const struct param_spec *spec, struct text *t) { (void)spec; valid_latency(t); }
+static void show_disklat(const struct param_spec *spec, const struct boot_params *p, struct text *t)
+{
+    show_latency(spec->key, p->disklat_us, t);
+}
+
+/* --- pd=SIZE, pdlat=TIME: the paging device --- */
+
+static int apply_pd(const struct param_spec *spec, struct boot_params *p,
+                    const char *value, size_t len, bool has_value, const char **why)
+{
+    uint64_t bytes;
+    (void)spec;
+    if (has_value && all_digits(value, len)) {
+        *why = "the unit is missing";
+        return -1;
+    }
+    if (!has_value || params_parse_size(value, len, &bytes) != 0)
+        return -1;
+    if (bytes < PD_MIN_SIZE || bytes > PD_MAX_SIZE || bytes % PAGE_SIZE) {
+        *why = "out of range";
+        return -1;
+    }
+    p->pd_size = bytes;
+    return 0;
+}
+
+static void valid_pd(const struct param_spec *spec, struct text *t)
+{
+    (void)spec;
+    text_put(t, "a size with a unit, K or M, whole pages from ");
+    text_put_u64(t, PD_MIN_SIZE >> SIZE_SHIFT_K);
+    text_put(t, "K to ");
+    text_put_u64(t, PD_MAX_SIZE >> SIZE_SHIFT_M);
+    text_put(t, "M, with mm=paging pc=daemon (e.g. pd=1M)");
+}
+
+static void show_pd(const struct param_spec *spec, const struct boot_params *p, struct text *t)
+{
+    if (!p->pd_size)
+        return;
+    bool whole_mib = p->pd_size % ((uint64_t)1 << SIZE_SHIFT_M) == 0;
+    text_put(t, spec->key);
+    text_put(t, "=");
+    text_put_u64(t, p->pd_size >> (whole_mib ? SIZE_SHIFT_M : SIZE_SHIFT_K));
+    text_put(t, whole_mib ? "M" : "K");
+}
+
+static int apply_pdlat(const struct param_spec *spec, struct boot_params *p,
+                       const char *value, size_t len, bool has_value, const char **why)
+{
+    (void)spec;
+    return apply_latency(&p->pdlat_us, value, len, has_value, why);
+}
+static void valid_pdlat(const struct param_spec *spec, struct text *t) { (void)spec; valid_latency(t); }
+static void show_pdlat(const struct param_spec *spec, const struct boot_params *p, struct text *t)
+{
+    show_latency(spec->key, p->pdlat_us, t);
+}
+
 /* --- init=PATH --- */
 
 static int apply_init(const struct param_spec *spec, struct boot_params *p,
@@ -389,6 +512,9 @@ static const struct param_spec param_table[] = {
       ARRAY_SIZE(selftest_choices), set_selftest, get_selftest },
     CUSTOM_KEY("freemin", freemin),
     CUSTOM_KEY("freemax", freemax),
+    CUSTOM_KEY("disklat", disklat),
+    CUSTOM_KEY("pd", pd),
+    CUSTOM_KEY("pdlat", pdlat),
     { "pcmeters", apply_choice, valid_choice, show_choice_if_set, pcmeters_choices,
       ARRAY_SIZE(pcmeters_choices), set_pcmeters, get_pcmeters },
 };
@@ -511,10 +637,28 @@ static int check_free_marks(const struct boot_params *p, struct text *err)
     return 0;
 }
 
+/* pd= is a level of pc=daemon's paging-device manager; pdlat= a time of
+ * that device. */
+static int check_pd(const struct boot_params *p, struct text *err)
+{
+    if (p->pd_size && (p->mm != MM_PAGING || p->pc != PC_DAEMON)) {
+        text_put(err, "pd= needs mm=paging pc=daemon: the paging device is a level the "
+                      "paging-device manager keeps between memory and the disk; valid: ");
+        valid_pd(NULL, err);
+        return -1;
+    }
+    if (p->pdlat_us && !p->pd_size) {
+        text_put(err, "pdlat= needs pd=: it is the paging device's service time; valid: ");
+        valid_latency(err);
+        return -1;
+    }
+    return 0;
+}
+
 static int check_across_keys(const struct boot_params *p, struct text *err)
 {
     if (p->mm == MM_PAGING)
-        return check_free_marks(p, err);
+        return check_free_marks(p, err) ? -1 : check_pd(p, err);
     for (size_t i = 0; i < ARRAY_SIZE(param_table); i++) {
         const struct param_spec *spec = &param_table[i];
         const struct param_choice *c = current_choice(spec, p);
@@ -539,7 +683,7 @@ static int check_across_keys(const struct boot_params *p, struct text *err)
         }
         return -1;
     }
-    return check_free_marks(p, err);
+    return check_free_marks(p, err) ? -1 : check_pd(p, err);
 }
 
 int params_parse(const char *cmdline, struct boot_params *out, char *err, size_t errlen)

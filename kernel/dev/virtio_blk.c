@@ -16,6 +16,9 @@
  * console lock is not below it in the lock order).
  */
 #include "blk.h"
+#include "blk_latency.h"
+#include "ktime.h"
+#include "param.h"
 #include "virtio_mmio.h"
 #include "board.h"
 #include "cpu.h"
@@ -48,9 +51,11 @@ struct blk_chain {
     struct blk_req *req;                      /* NULL: this head is not in flight */
     uint16_t desc[VIRTIO_BLK_REQ_DESCS];      /* the descriptors it holds */
     volatile uint8_t status;                  /* device-writable */
+    bool held;                                /* done by the device, not yet due */
+    uint64_t due;                             /* when the latency model lets it end */
 };
 
-static struct {
+struct blk_dev {
     /* set once by blk_init */
     uintptr_t regs;                  /* the slot's registers, through the direct map */
     paddr_t   base;
@@ -69,8 +74,19 @@ static struct {
     uint16_t  nfree;
     uint16_t  nfree_waiters;      /* submitters asleep for a free chain */
     uint32_t  inflight, inflight_peak;
+    uint32_t  nheld;                 /* chains the latency model holds back */
+    uint32_t  latency_us;            /* disklat= or pdlat= */
+    unsigned  id;                    /* BLK_DISK or BLK_PD */
+    struct blk_arm arm;              /* the latency model (disklat=) */
     struct blk_chain chain[BLK_QUEUE_SIZE];
-} disk;
+};
+
+/* The disk's state is static; the paging device's (pd= only) is a frame
+ * taken at boot, so a kernel without one carries no second queue. */
+static struct blk_dev disk_dev;
+static struct blk_dev *devs[BLK_MAX_DEVS] = { &disk_dev };
+static unsigned ndevs;
+_Static_assert(sizeof(struct blk_dev) <= PAGE_SIZE, "a device's state fits the frame it gets");
 
 static struct spinlock blk_lock = SPINLOCK_INIT("blk", LOCK_RANK_BLK);
 
@@ -178,28 +194,28 @@ static uint16_t pow2_floor(uint32_t n)
     return (uint16_t)p;
 }
 
-static void rings_free(void)
+static void rings_free(struct blk_dev *dk)
 {
-    void *rings[] = { disk.desc, disk.avail, disk.used };
+    void *rings[] = { dk->desc, dk->avail, dk->used };
     for (size_t i = 0; i < ARRAY_SIZE(rings); i++)
         if (rings[i])
             frame_free(KVA_TO_PA(rings[i]));
-    disk.desc = NULL;
-    disk.avail = NULL;
-    disk.used = NULL;
+    dk->desc = NULL;
+    dk->avail = NULL;
+    dk->used = NULL;
 }
 
-static bool rings_alloc(void)
+static bool rings_alloc(struct blk_dev *dk)
 {
     paddr_t d = frame_alloc_zeroed(FRAME_KERNEL);
     paddr_t a = frame_alloc_zeroed(FRAME_KERNEL);
     paddr_t u = frame_alloc_zeroed(FRAME_KERNEL);
-    disk.desc = d ? (struct virtq_desc *)PA_TO_KVA(d) : NULL;
-    disk.avail = a ? (struct virtq_avail *)PA_TO_KVA(a) : NULL;
-    disk.used = u ? (struct virtq_used *)PA_TO_KVA(u) : NULL;
+    dk->desc = d ? (struct virtq_desc *)PA_TO_KVA(d) : NULL;
+    dk->avail = a ? (struct virtq_avail *)PA_TO_KVA(a) : NULL;
+    dk->used = u ? (struct virtq_used *)PA_TO_KVA(u) : NULL;
     if (d && a && u)
         return true;
-    rings_free();
+    rings_free(dk);
     return false;
 }
 
@@ -211,7 +227,7 @@ static void reg_write_addr(uintptr_t regs, uint32_t low_off, uint32_t high_off, 
 }
 
 /* Returns NULL, or why the queue cannot be set up. */
-static const char *queue_setup(uintptr_t regs)
+static const char *queue_setup(struct blk_dev *dk, uintptr_t regs)
 {
     reg_write(regs, VIRTIO_MMIO_QUEUE_SEL, QUEUE_INDEX);
     if (reg_read(regs, VIRTIO_MMIO_QUEUE_READY))
@@ -219,26 +235,26 @@ static const char *queue_setup(uintptr_t regs)
     uint32_t max = reg_read(regs, VIRTIO_MMIO_QUEUE_NUM_MAX);
     if (max < VIRTIO_BLK_REQ_DESCS)
         return "its queue is missing or too small";
-    disk.qsize = pow2_floor(MIN(max, (uint32_t)BLK_QUEUE_SIZE));
-    if (!rings_alloc())
+    dk->qsize = pow2_floor(MIN(max, (uint32_t)BLK_QUEUE_SIZE));
+    if (!rings_alloc(dk))
         return "out of memory for the rings";
-    reg_write(regs, VIRTIO_MMIO_QUEUE_NUM, disk.qsize);
-    reg_write_addr(regs, VIRTIO_MMIO_QUEUE_DESC_LOW, VIRTIO_MMIO_QUEUE_DESC_HIGH, disk.desc);
-    reg_write_addr(regs, VIRTIO_MMIO_QUEUE_DRIVER_LOW, VIRTIO_MMIO_QUEUE_DRIVER_HIGH, disk.avail);
-    reg_write_addr(regs, VIRTIO_MMIO_QUEUE_DEVICE_LOW, VIRTIO_MMIO_QUEUE_DEVICE_HIGH, disk.used);
+    reg_write(regs, VIRTIO_MMIO_QUEUE_NUM, dk->qsize);
+    reg_write_addr(regs, VIRTIO_MMIO_QUEUE_DESC_LOW, VIRTIO_MMIO_QUEUE_DESC_HIGH, dk->desc);
+    reg_write_addr(regs, VIRTIO_MMIO_QUEUE_DRIVER_LOW, VIRTIO_MMIO_QUEUE_DRIVER_HIGH, dk->avail);
+    reg_write_addr(regs, VIRTIO_MMIO_QUEUE_DEVICE_LOW, VIRTIO_MMIO_QUEUE_DEVICE_HIGH, dk->used);
     reg_write(regs, VIRTIO_MMIO_QUEUE_READY, 1);
 
     /* Every descriptor is free; whole chains are only VIRTIO_BLK_REQ_DESCS
      * of them, so a queue whose size is not a multiple wastes the rest. */
-    disk.nfree = 0;
-    for (uint16_t i = disk.qsize; i-- > 0;)
-        disk.free_desc[disk.nfree++] = i;
+    dk->nfree = 0;
+    for (uint16_t i = dk->qsize; i-- > 0;)
+        dk->free_desc[dk->nfree++] = i;
     return NULL;
 }
 
 /* Feature negotiation: VIRTIO_F_VERSION_1 is required; VIRTIO_BLK_F_RO is
  * taken when offered (we honour it by refusing writes); nothing else. */
-static const char *negotiate(uintptr_t regs)
+static const char *negotiate(struct blk_dev *dk, uintptr_t regs)
 {
     uint64_t offered = features_read(regs);
     if (!(offered & VIRTIO_FEATURE(VIRTIO_F_VERSION_1)))
@@ -248,7 +264,7 @@ static const char *negotiate(uintptr_t regs)
     status_add(regs, VIRTIO_STATUS_FEATURES_OK);
     if (!(reg_read(regs, VIRTIO_MMIO_STATUS) & VIRTIO_STATUS_FEATURES_OK))
         return "it did not accept our features";
-    disk.read_only = (wanted & VIRTIO_FEATURE(VIRTIO_BLK_F_RO)) != 0;
+    dk->read_only = (wanted & VIRTIO_FEATURE(VIRTIO_BLK_F_RO)) != 0;
     return NULL;
 }
 
@@ -256,9 +272,9 @@ static const char *negotiate(uintptr_t regs)
  * other harts (and their -icount measurements) never see them. */
 static void blk_interrupt(void *arg);
 
-static const char *route_interrupt(const struct mmio_dev *d)
+static const char *route_interrupt(struct blk_dev *dk, const struct mmio_dev *d)
 {
-    switch (irq_register(d->irq, blk_interrupt, NULL)) {
+    switch (irq_register(d->irq, blk_interrupt, dk)) {
     case 0:       return NULL;
     case -ENODEV: return "no interrupt controller context for the boot hart";
     case -EBUSY:  return "its interrupt line is taken by another device";
@@ -268,20 +284,20 @@ static const char *route_interrupt(const struct mmio_dev *d)
 
 /* Returns NULL with the device live, or why not (the device is then left
  * marked FAILED). */
-static const char *device_setup(const struct mmio_dev *d)
+static const char *device_setup(struct blk_dev *dk, const struct mmio_dev *d)
 {
     uintptr_t regs = PA_TO_KVA(d->base);
     if (!device_reset(regs))
         return "it does not reset";
     status_add(regs, VIRTIO_STATUS_ACKNOWLEDGE);
     status_add(regs, VIRTIO_STATUS_DRIVER);
-    const char *why = negotiate(regs);
-    if (!why && !read_capacity(regs, &disk.capacity))
+    const char *why = negotiate(dk, regs);
+    if (!why && !read_capacity(regs, &dk->capacity))
         why = "its configuration never settles";
     if (!why)
-        why = queue_setup(regs);
+        why = queue_setup(dk, regs);
     if (!why)
-        why = route_interrupt(d);
+        why = route_interrupt(dk, d);
     if (!why) {
         status_add(regs, VIRTIO_STATUS_DRIVER_OK);
         if (reg_read(regs, VIRTIO_MMIO_STATUS) & VIRTIO_STATUS_DEVICE_NEEDS_RESET)
@@ -291,68 +307,145 @@ static const char *device_setup(const struct mmio_dev *d)
         /* The reset makes the device forget our rings before we free them. */
         device_reset(regs);
         status_add(regs, VIRTIO_STATUS_FAILED);
-        rings_free();
+        rings_free(dk);
         return why;
     }
-    disk.regs = regs;
-    disk.base = d->base;
-    disk.irq = d->irq;
+    dk->regs = regs;
+    dk->base = d->base;
+    dk->irq = d->irq;
+    dk->latency_us = dk->id == BLK_PD ? params.pdlat_us : params.disklat_us;
+    blk_arm_init(&dk->arm, time_from_us(dk->latency_us));
     return NULL;
 }
 
 /* Sizes from sector counts by division, so no capacity the device claims
  * can overflow the arithmetic. */
-static void print_ready(void)
+static const char *const dev_tag[BLK_MAX_DEVS] = { "disk", "pd" };
+
+static void print_ready(const struct blk_dev *dk)
 {
+    unsigned dev = dk->id;
     uint64_t per_mib = MIB / BLK_SECTOR_SIZE, per_kib = KIB / BLK_SECTOR_SIZE;
-    bool whole_mib = disk.capacity % per_mib == 0;
-    kprintf("faultline: disk: virtio-blk at 0x%lx irq %u, %lu sectors (%lu %s)%s\n",
-            (uint64_t)disk.base, disk.irq, disk.capacity,
-            whole_mib ? disk.capacity / per_mib : disk.capacity / per_kib,
-            whole_mib ? "MiB" : "KiB", disk.read_only ? ", read-only" : "");
+    bool whole_mib = dk->capacity % per_mib == 0;
+    kprintf("faultline: %s: virtio-blk at 0x%lx irq %u, %lu sectors (%lu %s)%s\n", dev_tag[dev],
+            (uint64_t)dk->base, dk->irq, dk->capacity,
+            whole_mib ? dk->capacity / per_mib : dk->capacity / per_kib,
+            whole_mib ? "MiB" : "KiB", dk->read_only ? ", read-only" : "");
+    if (dk->latency_us)
+        kprintf("faultline: %s: the %s takes %u us a request, one at a time\n",
+                dev == BLK_PD ? "pdlat" : "disklat", dev == BLK_PD ? "paging device" : "disk",
+                dk->latency_us);
+}
+
+/* The usable block devices, in device-tree order, into found[]; how many
+ * (at most `want`). *legacy: the first legacy one seen, if any. */
+static int find_devices(const struct mmio_dev **found, int want, const struct mmio_dev **legacy)
+{
+    int n = 0;
+    *legacy = NULL;
+    for (int i = 0; i < board.nvirtio && n < want; i++) {
+        const struct mmio_dev *d = &board.virtio[i];
+        enum slot_kind kind = probe_slot(d);
+        if (kind == SLOT_LEGACY_BLOCK && !*legacy)
+            *legacy = d;
+        if (kind == SLOT_BLOCK)
+            found[n++] = d;
+    }
+    return n;
+}
+
+/* pd=SIZE: the second block device is the paging device, and its size
+ * must be the one asked for (a check that the right image is attached
+ * where, rather than a disk used as a paging device or the other way). */
+static void pd_device_init(const struct mmio_dev *d)
+{
+    if (!d)
+        boot_refused("pd=%luK needs a second virtio-blk device, the paging device, and there is "
+                     "none (the tools attach one of that size when the boot has pd=)",
+                     params.pd_size / KIB);
+    paddr_t state = frame_alloc_zeroed(FRAME_KERNEL);
+    if (!state)
+        boot_refused("pd=: no memory for the paging device's queue");
+    struct blk_dev *dk = (struct blk_dev *)PA_TO_KVA(state);
+    dk->id = BLK_PD;
+    devs[BLK_PD] = dk;
+    const char *why = device_setup(dk, d);
+    if (why)
+        boot_refused("pd=: the paging device (virtio-blk at 0x%lx) is unusable: %s", d->base, why);
+    if (dk->capacity * BLK_SECTOR_SIZE != params.pd_size)
+        boot_refused("pd=%luK but the paging device (virtio-blk at 0x%lx) has %lu KiB; valid: "
+                     "pd= of the second device's size", params.pd_size / KIB, d->base,
+                     dk->capacity * BLK_SECTOR_SIZE / KIB);
+    dk->ready = true;
+    ndevs = BLK_MAX_DEVS;
+    print_ready(dk);
 }
 
 int blk_init(void)
 {
-    const struct mmio_dev *legacy = NULL;
-    for (int i = 0; i < board.nvirtio; i++) {
-        const struct mmio_dev *d = &board.virtio[i];
-        enum slot_kind kind = probe_slot(d);
-        if (kind == SLOT_LEGACY_BLOCK && !legacy)
-            legacy = d;
-        if (kind != SLOT_BLOCK)
-            continue;
-        const char *why = device_setup(d);
-        if (why) {
-            kprintf("faultline: disk: none (virtio-blk at 0x%lx unusable: %s)\n", d->base, why);
-            return -ENODEV;
-        }
-        disk.ready = true;
-        print_ready();
-        return 0;
+    const struct mmio_dev *found[BLK_MAX_DEVS] = { NULL, NULL }, *legacy;
+    int n = find_devices(found, params.pd_size ? BLK_MAX_DEVS : 1, &legacy);
+    if (n == 0) {
+        if (legacy)
+            kprintf("faultline: disk: none (virtio-blk at 0x%lx is legacy virtio-mmio version 1, "
+                    "unsupported)\n", legacy->base);
+        else
+            kprintf("faultline: disk: none (no virtio block device)\n");
+        if (params.pd_size)
+            boot_refused("pd= needs a disk and a paging device, and there is no disk");
+        return -ENODEV;
     }
-    if (legacy)
-        kprintf("faultline: disk: none (virtio-blk at 0x%lx is legacy virtio-mmio version 1, "
-                "unsupported)\n", legacy->base);
-    else
-        kprintf("faultline: disk: none (no virtio block device)\n");
-    return -ENODEV;
+    struct blk_dev *dk = devs[BLK_DISK];
+    const char *why = device_setup(dk, found[0]);
+    if (why) {
+        kprintf("faultline: disk: none (virtio-blk at 0x%lx unusable: %s)\n", found[0]->base, why);
+        if (params.pd_size)
+            boot_refused("pd= needs a disk and a paging device, and the disk is unusable");
+        return -ENODEV;
+    }
+    dk->ready = true;
+    ndevs = 1;
+    print_ready(dk);
+    if (params.pd_size)
+        pd_device_init(found[1]);
+    return 0;
+}
+
+bool blk_dev_present(unsigned dev)
+{
+    return dev < BLK_MAX_DEVS && devs[dev] && __atomic_load_n(&devs[dev]->ready, __ATOMIC_ACQUIRE);
+}
+
+uint64_t blk_dev_capacity(unsigned dev)
+{
+    return blk_dev_present(dev) ? devs[dev]->capacity : 0;
 }
 
 bool blk_present(void)
 {
-    return __atomic_load_n(&disk.ready, __ATOMIC_ACQUIRE);
+    return blk_dev_present(BLK_DISK);
 }
 
 uint64_t blk_capacity(void)
 {
-    return blk_present() ? disk.capacity : 0;
+    return blk_dev_capacity(BLK_DISK);
+}
+
+bool blk_model_busy(void)
+{
+    for (unsigned i = 0; i < ndevs; i++) {
+        const struct blk_dev *dk = devs[i];
+        if (dk->arm.service && __atomic_load_n(&dk->inflight, __ATOMIC_RELAXED) >
+                               __atomic_load_n(&dk->nheld, __ATOMIC_RELAXED))
+            return true;
+    }
+    return false;
 }
 
 uint32_t blk_inflight_peak(void)
 {
     spin_lock(&blk_lock);
-    uint32_t peak = disk.inflight_peak;
+    uint32_t peak = devs[BLK_DISK]->inflight_peak;
     spin_unlock(&blk_lock);
     return peak;
 }
@@ -378,63 +471,73 @@ static bool buffer_ok(const void *buf, uint32_t len)
 }
 
 /* 0, or why r cannot go to the device. */
-static int request_check(const struct blk_req *r)
+static int request_check(const struct blk_dev *dk, const struct blk_req *r)
 {
-    if (!blk_present())
-        return disk.regs ? -EIO : -ENODEV;
+    if (!__atomic_load_n(&dk->ready, __ATOMIC_ACQUIRE))
+        return dk->regs ? -EIO : -ENODEV;
     if (r->len == 0 || r->len % BLK_SECTOR_SIZE != 0)
         return -EINVAL;
     uint64_t sectors = r->len / BLK_SECTOR_SIZE;
-    if (r->sector >= disk.capacity || sectors > disk.capacity - r->sector)
+    if (r->sector >= dk->capacity || sectors > dk->capacity - r->sector)
         return -EINVAL;
     if (!buffer_ok(r->buf, r->len))
         return -EINVAL;
-    if (r->write && disk.read_only)
+    if (r->write && dk->read_only)
         return -EROFS;
     return 0;
 }
 
-static uint16_t desc_take(void)
+static uint16_t desc_take(struct blk_dev *dk)
 {
-    return disk.free_desc[--disk.nfree];
+    return dk->free_desc[--dk->nfree];
 }
 
-static void desc_set(uint16_t i, const void *kva, uint32_t len, uint16_t flags, uint16_t next)
+static void desc_set(struct blk_dev *dk, uint16_t i, const void *kva, uint32_t len, uint16_t flags, uint16_t next)
 {
-    disk.desc[i] = (struct virtq_desc){ .addr = KVA_TO_PA(kva), .len = len,
+    dk->desc[i] = (struct virtq_desc){ .addr = KVA_TO_PA(kva), .len = len,
                                         .flags = flags, .next = next };
 }
 
 /* Builds r's three-descriptor chain; returns its head. Caller holds blk_lock
  * and has checked that enough descriptors are free. */
-static uint16_t chain_build(struct blk_req *r)
+static uint16_t chain_build(struct blk_dev *dk, struct blk_req *r)
 {
     uint16_t d[VIRTIO_BLK_REQ_DESCS];
     for (int i = 0; i < VIRTIO_BLK_REQ_DESCS; i++)
-        d[i] = desc_take();
-    struct blk_chain *c = &disk.chain[d[0]];
+        d[i] = desc_take(dk);
+    struct blk_chain *c = &dk->chain[d[0]];
     c->hdr = (struct virtio_blk_req_hdr){
         .type = r->write ? VIRTIO_BLK_T_OUT : VIRTIO_BLK_T_IN, .sector = r->sector };
     c->status = BLK_STATUS_UNSET;
     c->req = r;
     memcpy(c->desc, d, sizeof d);
-    desc_set(d[0], &c->hdr, sizeof c->hdr, VIRTQ_DESC_F_NEXT, d[1]);
-    desc_set(d[1], r->buf, r->len, VIRTQ_DESC_F_NEXT | (r->write ? 0 : VIRTQ_DESC_F_WRITE), d[2]);
-    desc_set(d[2], (const void *)&c->status, sizeof c->status, VIRTQ_DESC_F_WRITE, 0);
+    desc_set(dk, d[0], &c->hdr, sizeof c->hdr, VIRTQ_DESC_F_NEXT, d[1]);
+    desc_set(dk, d[1], r->buf, r->len, VIRTQ_DESC_F_NEXT | (r->write ? 0 : VIRTQ_DESC_F_WRITE), d[2]);
+    desc_set(dk, d[2], (const void *)&c->status, sizeof c->status, VIRTQ_DESC_F_WRITE, 0);
     return d[0];
 }
 
-/* Makes a built chain visible to the device and rings its doorbell. */
-static void chain_publish(uint16_t head)
+/* Makes a built chain visible to the device; the caller rings the
+ * doorbell (doorbell()) once it has let go of blk_lock. */
+static void chain_publish(struct blk_dev *dk, uint16_t head)
 {
-    disk.avail->ring[disk.avail_idx % disk.qsize] = head;
+    dk->avail->ring[dk->avail_idx % dk->qsize] = head;
     /* the descriptors and ring entry before the index that covers them */
     arch_wmb();
-    disk.avail_idx++;
-    *(volatile uint16_t *)&disk.avail->idx = disk.avail_idx;
+    dk->avail_idx++;
+    *(volatile uint16_t *)&dk->avail->idx = dk->avail_idx;
     /* the index before the doorbell, or the device may look too early */
     arch_wmb();
-    reg_write(disk.regs, VIRTIO_MMIO_QUEUE_NOTIFY, QUEUE_INDEX);
+}
+
+/* Outside blk_lock: QEMU does the request's work inside the doorbell's
+ * MMIO write, and under -icount its harts take turns, so a doorbell rung
+ * under the lock can leave the boot hart spinning for the lock in the
+ * disk's interrupt for a whole turn (100 ms of virtual time). A doorbell
+ * for chains another submitter published and rang for already is harmless. */
+static void doorbell(const struct blk_dev *dk)
+{
+    reg_write(dk->regs, VIRTIO_MMIO_QUEUE_NOTIFY, QUEUE_INDEX);
 }
 
 static void refuse(struct blk_req *r, int err)
@@ -445,32 +548,47 @@ static void refuse(struct blk_req *r, int err)
 
 int blk_submit(struct blk_req *r)
 {
+    return blk_submit_to(BLK_DISK, r);
+}
+
+int blk_submit_to(unsigned dev, struct blk_req *r)
+{
     r->done = false;
     r->status = 0;
     r->waiter = NULL;
-    int err = request_check(r);
+    if (dev >= BLK_MAX_DEVS || !devs[dev]) {
+        refuse(r, -ENODEV);
+        return -ENODEV;
+    }
+    struct blk_dev *dk = devs[dev];
+    int err = request_check(dk, r);
     if (err) {
         refuse(r, err);
         return err;
     }
+    /* Read before the lock: under -icount a clock read ends QEMU's
+     * translation block and may give the other hart its turn. */
+    uint64_t issued = dk->arm.service ? arch_read_time() : 0;
     spin_lock(&blk_lock);
-    while (disk.ready && disk.nfree < VIRTIO_BLK_REQ_DESCS) {
-        disk.nfree_waiters++;
-        sleep_on(&disk.nfree, &blk_lock);
-        disk.nfree_waiters--;
+    while (dk->ready && dk->nfree < VIRTIO_BLK_REQ_DESCS) {
+        dk->nfree_waiters++;
+        sleep_on(&dk->nfree, &blk_lock);
+        dk->nfree_waiters--;
     }
-    if (!disk.ready) {           /* the device failed while we slept */
+    if (!dk->ready) {           /* the device failed while we slept */
         spin_unlock(&blk_lock);
         refuse(r, -EIO);
         return -EIO;
     }
-    uint16_t head = chain_build(r);
+    uint16_t head = chain_build(dk, r);
+    dk->chain[head].due = blk_arm_issue(&dk->arm, issued);
     r->slot = head;
-    chain_publish(head);
-    disk.inflight++;
-    if (disk.inflight > disk.inflight_peak)
-        disk.inflight_peak = disk.inflight;
+    chain_publish(dk, head);
+    dk->inflight++;
+    if (dk->inflight > dk->inflight_peak)
+        dk->inflight_peak = dk->inflight;
     spin_unlock(&blk_lock);
+    doorbell(dk);
     return 0;
 }
 
@@ -492,14 +610,14 @@ int blk_wait(struct blk_req *r)
 
 /* Ends the request on chain `head` with `status` and gives its descriptors
  * back. Caller holds blk_lock. */
-static void chain_finish(uint16_t head, int status)
+static void chain_finish(struct blk_dev *dk, uint16_t head, int status)
 {
-    struct blk_chain *c = &disk.chain[head];
+    struct blk_chain *c = &dk->chain[head];
     struct blk_req *r = c->req;
     c->req = NULL;
     for (int i = 0; i < VIRTIO_BLK_REQ_DESCS; i++)
-        disk.free_desc[disk.nfree++] = c->desc[i];
-    disk.inflight--;
+        dk->free_desc[dk->nfree++] = c->desc[i];
+    dk->inflight--;
     r->status = status;
     r->done = true;
     /* The one thread waiting for r, woken directly: a wakeup() by channel
@@ -515,84 +633,142 @@ static int device_status_to_errno(uint8_t s)
     return s == VIRTIO_BLK_S_OK ? 0 : -EIO;
 }
 
+/* The latency model (blk_latency.h): a chain the device finished before
+ * its due time is held, descriptors and all, so that the queue fills as a
+ * slow disk's would, until the boot hart's alarm at the earliest due time
+ * ends it. Both run on the boot hart under blk_lock. */
+static void latency_alarm(uint64_t now);
+
+static void latency_arm_alarm(const struct blk_dev *dk)
+{
+    uint64_t first = UINT64_MAX;
+    for (uint16_t head = 0; head < dk->qsize && dk->nheld; head++)
+        if (dk->chain[head].held && dk->chain[head].due < first)
+            first = dk->chain[head].due;
+    if (first != UINT64_MAX)
+        time_alarm_set(first, latency_alarm);
+}
+
+static void chain_release(struct blk_dev *dk, uint16_t head)
+{
+    dk->chain[head].held = false;
+    dk->nheld--;
+    chain_finish(dk, head, device_status_to_errno(dk->chain[head].status));
+}
+
+static void latency_alarm(uint64_t now)
+{
+    spin_lock(&blk_lock);
+    for (unsigned dev = 0; dev < ndevs; dev++) {
+        struct blk_dev *dk = devs[dev];
+        for (uint16_t head = 0; head < dk->qsize && dk->nheld; head++)
+            if (dk->chain[head].held && !blk_arm_early(dk->chain[head].due, now))
+                chain_release(dk, head);
+        if (dk->nfree_waiters)
+            wakeup(&dk->nfree);
+        latency_arm_alarm(dk);
+    }
+    spin_unlock(&blk_lock);
+}
+
+/* The device finished the chain `head` (seen at `now`): end it, or hold
+ * it until due. */
+static void chain_complete(struct blk_dev *dk, uint16_t head, uint64_t now)
+{
+    struct blk_chain *c = &dk->chain[head];
+    if (blk_arm_early(c->due, now)) {
+        c->held = true;
+        dk->nheld++;
+        time_alarm_set(c->due, latency_alarm);
+        return;
+    }
+    chain_finish(dk, head, device_status_to_errno(c->status));
+}
+
 /* Takes every new used-ring entry. Returns false if the device broke the
  * ring's rules (an index too far ahead); bad chain ids are skipped. */
-static bool used_reap(uint32_t *bad_ids)
+static bool used_reap(struct blk_dev *dk, uint32_t *bad_ids, uint64_t now)
 {
     /* the interrupt status we just read before the index it announced */
     arch_rmb();
-    uint16_t idx = *(volatile uint16_t *)&disk.used->idx;
-    if ((uint16_t)(idx - disk.last_used) > disk.qsize)
+    uint16_t idx = *(volatile uint16_t *)&dk->used->idx;
+    if ((uint16_t)(idx - dk->last_used) > dk->qsize)
         return false;
     /* the index before the entries and status bytes it covers */
     arch_rmb();
-    while (disk.last_used != idx) {
-        struct virtq_used_elem e = disk.used->ring[disk.last_used % disk.qsize];
-        disk.last_used++;
-        if (e.id >= disk.qsize || !disk.chain[e.id].req) {
+    while (dk->last_used != idx) {
+        struct virtq_used_elem e = dk->used->ring[dk->last_used % dk->qsize];
+        dk->last_used++;
+        if (e.id >= dk->qsize || !dk->chain[e.id].req) {
             (*bad_ids)++;
             continue;
         }
-        chain_finish((uint16_t)e.id, device_status_to_errno(disk.chain[e.id].status));
+        chain_complete(dk, (uint16_t)e.id, now);
     }
     return true;
 }
 
 /* The device is unusable: stop it (a reset ends its use of our rings and
  * buffers), fail everything in flight and every later request. */
-static void device_fail(void)
+static void device_fail(struct blk_dev *dk)
 {
-    device_reset(disk.regs);
-    status_add(disk.regs, VIRTIO_STATUS_FAILED);
-    __atomic_store_n(&disk.ready, false, __ATOMIC_RELEASE);
-    for (uint16_t head = 0; head < disk.qsize; head++)
-        if (disk.chain[head].req)
-            chain_finish(head, -EIO);
+    device_reset(dk->regs);
+    status_add(dk->regs, VIRTIO_STATUS_FAILED);
+    __atomic_store_n(&dk->ready, false, __ATOMIC_RELEASE);
+    for (uint16_t head = 0; head < dk->qsize; head++) {
+        if (dk->chain[head].held)
+            chain_release(dk, head);     /* done before the failure: its data is good */
+        else if (dk->chain[head].req)
+            chain_finish(dk, head, -EIO);
+    }
 }
 
 /* The disk's line fired (registered by route_interrupt). It stays
  * registered after a failure: a stray interrupt is still acknowledged. */
-static void blk_interrupt_body(void);
+static void blk_interrupt_body(struct blk_dev *dk);
 
 /* Metered for page control's per-fault table (pcmeter.h). */
 static void blk_interrupt(void *arg)
 {
-    (void)arg;
+    struct blk_dev *dk = arg;
     if (!pcmeters_enabled) {
-        blk_interrupt_body();
+        blk_interrupt_body(dk);
         return;
     }
     uint64_t t0 = meter_now();
-    blk_interrupt_body();
+    blk_interrupt_body(dk);
     pcmeter_add(PCM_DISKIRQ, meter_now() - t0);
 }
 
-static void blk_interrupt_body(void)
+static void blk_interrupt_body(struct blk_dev *dk)
 {
-    if (!disk.regs)
+    if (!dk->regs)
         return;
     const char *failure = NULL;
     uint32_t bad_ids = 0;
+    uint64_t now = dk->arm.service ? arch_read_time() : 0;   /* before the lock: see blk_submit */
     spin_lock(&blk_lock);
-    uint32_t pending = reg_read(disk.regs, VIRTIO_MMIO_INTERRUPT_STATUS);
-    reg_write(disk.regs, VIRTIO_MMIO_INTERRUPT_ACK, pending);
-    if (disk.ready) {
+    uint32_t pending = reg_read(dk->regs, VIRTIO_MMIO_INTERRUPT_STATUS);
+    reg_write(dk->regs, VIRTIO_MMIO_INTERRUPT_ACK, pending);
+    if (dk->ready) {
         bool need_reset = (pending & VIRTIO_INT_CONFIG_CHANGE) &&
-                          (reg_read(disk.regs, VIRTIO_MMIO_STATUS) & VIRTIO_STATUS_DEVICE_NEEDS_RESET);
+                          (reg_read(dk->regs, VIRTIO_MMIO_STATUS) & VIRTIO_STATUS_DEVICE_NEEDS_RESET);
         if (need_reset)
             failure = "it needs a reset";
-        else if (!used_reap(&bad_ids))
+        else if (!used_reap(dk, &bad_ids, now))
             failure = "its used ring index ran ahead of the queue";
         if (failure)
-            device_fail();
-        if (disk.nfree_waiters || failure)
-            wakeup(&disk.nfree);   /* chains came back, or the device is gone */
+            device_fail(dk);
+        if (dk->nfree_waiters || failure)
+            wakeup(&dk->nfree);   /* chains came back, or the device is gone */
     }
     spin_unlock(&blk_lock);
     /* Printed after the lock: the console lock is not below "blk". */
     if (bad_ids)
-        kprintf("faultline: disk: device completed %u unknown request(s); ignored\n", bad_ids);
+        kprintf("faultline: %s: device completed %u unknown request(s); ignored\n",
+                dev_tag[dk->id], bad_ids);
     if (failure)
-        kprintf("faultline: disk: virtio-blk at 0x%lx failed (%s); running without a disk\n",
-                (uint64_t)disk.base, failure);
+        kprintf("faultline: %s: virtio-blk at 0x%lx failed (%s); running without %s\n",
+                dev_tag[dk->id], (uint64_t)dk->base, failure,
+                dk->id == BLK_PD ? "a paging device" : "a disk");
 }

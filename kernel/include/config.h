@@ -71,6 +71,8 @@
 #define USER_STACK_PAGES    16       /* 64 KiB initial user stack */
 
 /* --- time --- */
+#define IDLE_DISK_FLUSHES   256      /* local TLB flushes per idle turn while a modelled
+                                        disk request is on the device (sched.c) */
 #define SCHED_TICK_US       10000    /* 10 ms time slice, as in classic UNIX */
 
 /* --- console --- */
@@ -100,6 +102,18 @@
                                         split virtqueues require; the rings fit a page each */
 #define VIRTIO_RESET_POLLS  1000     /* status reads while waiting for a device reset to end */
 #define VIRTIO_CONFIG_TRIES 16       /* re-reads of device config that changed under us */
+#define BLK_LATENCY_MAX_US  1000000  /* disklat= at most one second a request: ten
+                                        times the slowest disk anyone modelled (a drum
+                                        or a VAX-era disk is tens of ms) */
+#define PD_MIN_SIZE         (256UL * 1024)       /* pd= at least 64 records: room for a
+                                        batch of write-behind and the move's low mark */
+#define PD_MAX_SIZE         (64UL * 1024 * 1024) /* ... and at most 16384 records: its
+                                        record table (8 bytes each, 128 KiB) is taken
+                                        from memory at boot, only with pd= */
+#define PD_LOW_DIV          8        /* the PD manager moves the oldest records to the disk
+                                        while fewer than 1/8 of the records are free ... */
+#define PD_HIGH_DIV         4        /* ... until 1/4 are (a move is a read from the PD
+                                        and a write to the disk: Multics' RWS) */
 #define BLK_SELFTEST_PAGES  33       /* selftest=blk: pages spread over the disk; odd so the
                                         middle page is one of them, and more than the
                                         requests the queue holds, so submitters must wait */

@@ -5,8 +5,17 @@
 struct cpu;
 void time_init(uint64_t timebase_hz);
 void timer_start_hart(struct cpu *c);
-void timer_interrupt(void);             /* from the trap handler */
+/* From the trap handler; true if this was a tick (the time slice ends),
+ * false if only the alarm fired. */
+bool timer_interrupt(void);
+/* The boot hart's alarm (its only user: the block latency model). Called
+ * on the boot hart with interrupts off: fn(now) runs there, from the timer
+ * interrupt, at the first interrupt at or after the earliest deadline set
+ * since it last ran. */
+typedef void (*time_alarm_fn)(uint64_t now);
+void time_alarm_set(uint64_t deadline, time_alarm_fn fn);
 uint64_t time_to_us(uint64_t units);
+uint64_t time_from_us(uint64_t us);
 uint64_t time_now_us(void);
 long sleep_ms(uint64_t ms);
 /* For waits with a deadline in arch time units (sigtimedwait): the

@@ -46,6 +46,7 @@
     X(TLBWAIT,  50,  SPIN,  "tlbwait")          \
     X(TRANSIT,  50,  SPIN,  "transit")          \
     X(PAGECTL,  50,  SPIN,  "pagectl")          \
+    X(PDMAP,    50,  SPIN,  "pdmap")            \
     X(THREAD,   60,  SPIN,  "thread")           \
     X(FDTABLE,  70,  SPIN,  "fdtable")          \
     X(FTABLE,   80,  SPIN,  "ftable")           \

@@ -37,6 +37,11 @@ struct boot_params {
     enum selftest_kind selftest; /* selftest=none|panic|kfault|blk|lockorder, default none */
     enum meters_kind meters;   /* meters=on|off, default on: in-kernel latency meters */
     enum lightsys_kind lightsys; /* lightsys=on|off, default on: getpid & co. answered in the vector */
+    uint32_t      disklat_us;  /* disklat=TIME (us or ms): the disk's modelled service
+                                  time per request, 0 = off (kernel/dev/blk_latency.c) */
+    uint64_t      pd_size;     /* pd=SIZE in bytes: a paging device between memory and the
+                                  disk (mm=paging pc=daemon only); 0 = none */
+    uint32_t      pdlat_us;    /* pdlat=TIME: the paging device's service time (pd= only) */
 };
 
 /* Parses cmdline into *out (which it first fills with defaults).

@@ -25,7 +25,7 @@
 struct cpu;
 struct thread;
 
-enum pcm_who { PCM_FAULT, PCM_COREMGR, PCM_PDMGR, PCM_DISKIRQ, PCM_NWHO };
+enum pcm_who { PCM_FAULT, PCM_COREMGR, PCM_PDMGR, PCM_DISKIRQ, PCM_RWS, PCM_NWHO };
 
 enum pcm_switch {
     PCM_SW_OTHER,      /* 0: a thread that said nothing (a sleep of any other kind) */

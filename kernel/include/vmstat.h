@@ -16,6 +16,8 @@ enum vm_counter {
     /* pc=daemon (pc_daemon.c) */
     VM_CORE_WAITS, VM_CM_PASSES, VM_CM_FREED, VM_CM_HANDOFFS, VM_PD_BATCHES,
     VM_PD_WRITES, VM_PREZEROED, VM_ZEROED_FILLS,
+    /* pd= (pdmap.c) */
+    VM_PD_STORES, VM_PD_READS, VM_RWS_MOVES, VM_PD_RECLAIMED, VM_PD_FULL,
     VM_NCOUNTERS
 };
 

@@ -7,6 +7,7 @@
 #include "mm.h"
 #include "frame.h"
 #include "swapspace.h"
+#include "pdmap.h"
 #include "transit.h"
 #include "pc.h"
 #include "param.h"
@@ -24,6 +25,7 @@ void mm_init(void)
     pc = params.pc == PC_DAEMON ? &pc_daemon_ops : &pc_inline_ops;
     pcmeters_enabled = params.pcmeters == PCMETERS_ON;
     swap_init();
+    pdmap_init();
     zero_frame_init();
     mm->banner();
 }

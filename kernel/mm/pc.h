@@ -33,6 +33,12 @@ struct pc_ops {
     void (*start)(uint32_t low, uint32_t high);
 };
 
+/* pd=: the paging device's oldest record is free to reclaim (its page
+ * died, or was moved and nobody reads it): wakes the paging-device
+ * manager to free it (pdmap.c). Any context: with a spinlock held it only
+ * leaves a flag the manager sees at its next batch. */
+void pc_daemon_pd_kick(void);
+
 extern const struct pc_ops *pc;
 extern const struct pc_ops pc_inline_ops, pc_daemon_ops;
 

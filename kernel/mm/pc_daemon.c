@@ -29,6 +29,7 @@
 #include "mm.h"
 #include "frame.h"
 #include "transit.h"
+#include "pdmap.h"
 #include "param.h"
 #include "proc.h"
 #include "vmstat.h"
@@ -72,6 +73,7 @@ static uint32_t rec_used;         /* hand-off records in use, one bit each */
 static uint32_t rec_queued;       /* of those, handed over and not yet taken */
 static int pd_error;              /* a write that failed since the pass began */
 static uint32_t core_waiters;     /* faults awaiting core */
+static bool pd_reclaim;           /* pd=: dead records at the ring's tail (atomic) */
 
 static bool no_frame_for_faults(void)
 {
@@ -93,7 +95,7 @@ static void pdmgr(void *unused)
     pcmeter_thread_start(PCM_PDMGR);
     for (;;) {
         spin_lock(&pc_lock);
-        while (!rec_queued) {
+        while (!rec_queued && !__atomic_load_n(&pd_reclaim, __ATOMIC_RELAXED)) {
             pcmeter_switch_reason(PCM_SW_PDMGR);
             pcmeter_thread_stop(PCM_PDMGR);
             sleep_on(&rec_queued, &pc_lock);
@@ -101,7 +103,21 @@ static void pdmgr(void *unused)
         }
         uint32_t batch = rec_queued;
         rec_queued = 0;
+        __atomic_store_n(&pd_reclaim, false, __ATOMIC_RELAXED);
         spin_unlock(&pc_lock);
+
+        /* pd=: room on the paging device for the batch, moving its
+         * oldest pages to the disk (RWS), metered on their own. */
+        if (pdmap_present()) {
+            pcmeter_thread_stop(PCM_PDMGR);
+            pcmeter_thread_start(PCM_RWS);
+            uint32_t moves = pdmap_make_room();
+            if (moves)
+                pcmeter_thread_stop(PCM_RWS);
+            pcmeter_thread_start(PCM_PDMGR);
+        }
+        if (!batch)
+            continue;             /* woken only to reclaim dead records */
 
         vm_count(VM_PD_BATCHES);
         uint32_t started = 0;
@@ -135,6 +151,16 @@ static void pdmgr(void *unused)
         wake_waiters_locked();
         spin_unlock(&pc_lock);
     }
+}
+
+void pc_daemon_pd_kick(void)
+{
+    __atomic_store_n(&pd_reclaim, true, __ATOMIC_RELAXED);
+    if (__atomic_load_n(&this_cpu()->irq_off_depth, __ATOMIC_RELAXED) > 0 || !pdmgr_thread)
+        return;
+    spin_lock(&pc_lock);
+    wakeup_thread(pdmgr_thread, &rec_queued);
+    spin_unlock(&pc_lock);
 }
 
 /* ---- core manager ------------------------------------------------------ */

@@ -10,6 +10,7 @@
 #include <arch/arch.h>
 #include "printk.h"
 #include "vmstat.h"
+#include "pdmap.h"
 #include <faultline/errno.h>
 
 #define SECTORS_PER_PAGE (PAGE_SIZE / BLK_SECTOR_SIZE)
@@ -56,6 +57,10 @@ uint32_t swap_alloc(uint32_t n)
 
 void swap_free(uint32_t slot, uint32_t n)
 {
+    /* A page the paging device holds: its record and its slot are the
+     * paging-device manager's to free (pdmap.h). */
+    if (n == 1 && pdmap_slot_dies(slot))
+        return;
     spin_lock(&swap_lock);
     int rc = present ? swapmap_free(&slots, slot, n) : -1;
     spin_unlock(&swap_lock);
@@ -96,5 +101,13 @@ static int swap_io(uint32_t slot, paddr_t pa, bool write)
     return rc ? -EIO : 0;
 }
 
-int swap_read(uint32_t slot, paddr_t pa)  { return swap_io(slot, pa, false); }
+int swap_read(uint32_t slot, paddr_t pa)
+{
+    if (pdmap_present()) {
+        int rc = pdmap_read(slot, pa);
+        if (rc != 1)
+            return rc;
+    }
+    return swap_io(slot, pa, false);
+}
 int swap_write(uint32_t slot, paddr_t pa) { return swap_io(slot, pa, true); }

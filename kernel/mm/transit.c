@@ -8,6 +8,7 @@
 #include "pagestate.h"
 #include "frame.h"
 #include "swapspace.h"
+#include "pdmap.h"
 #include "proc.h"
 #include "vmstat.h"
 #include "meter.h"
@@ -22,6 +23,7 @@ struct transit {
     unsigned       prot;
     bool           out;
     uint64_t       meter_start, meter_off;
+    uint32_t       pdrec;     /* pd=: the paging device's record it is written to, or PD_NONE */
     struct blk_req req;       /* the page-out in flight */
 };
 
@@ -220,7 +222,8 @@ void transit_handoff_out(unsigned rec, struct aspace *as, void *leaf, paddr_t pa
     if (pagestate_next(LEAF_PRESENT, PE_WRITE_BEGIN) != LEAF_OUTGOING)
         panic("transit: page-out from a mapped page");
     frame_pin(pa);
-    *t = (struct transit){ .as = as, .pa = pa, .slot = SWAP_NONE, .prot = prot, .out = true };
+    *t = (struct transit){ .as = as, .pa = pa, .slot = SWAP_NONE, .prot = prot, .out = true,
+                           .pdrec = PD_NONE };
     record_start(t, leaf);
     /* No slot yet: the entry only says "in transit"; the record has the
      * slot once the paging-device manager has given it one. */
@@ -236,6 +239,13 @@ int transit_handoff_start(unsigned rec)
     if (slot == SWAP_NONE)
         return end_out(t, -ENOSPC);
     t->slot = slot;
+    /* pd=: to the paging device first; to the disk when it is full. The
+     * page keeps its disk slot as its name either way. */
+    if (pdmap_present()) {
+        t->pdrec = pdmap_write_start(slot, &t->req, t->pa);
+        if (t->pdrec != PD_NONE)
+            return 0;
+    }
     if (swap_start(&t->req, slot, t->pa, true))
         return end_out(t, -EIO);
     return 0;
@@ -244,7 +254,12 @@ int transit_handoff_start(unsigned rec)
 int transit_handoff_finish(unsigned rec)
 {
     struct transit *t = &transits[MAX_THREADS + rec];
-    return end_out(t, blk_wait(&t->req) ? -EIO : 0);
+    int rc = blk_wait(&t->req) ? -EIO : 0;
+    /* Readable from the device before the page's transit ends and a
+     * fault can look for it. */
+    if (t->pdrec != PD_NONE)
+        pdmap_written(t->pdrec);
+    return end_out(t, rc);
 }
 
 static bool in_transit_locked(const void *leaf)

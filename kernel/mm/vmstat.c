@@ -6,6 +6,7 @@
 #include "mm.h"
 #include "frame.h"
 #include "swapspace.h"
+#include "pdmap.h"
 #include "pcmeter.h"
 #include "meter.h"
 #include "usercopy.h"
@@ -16,7 +17,7 @@
 
 uint64_t vm_counters[VM_NCOUNTERS];
 
-_Static_assert(offsetof(struct fl_vmstat, pcm_diskirqs) - offsetof(struct fl_vmstat, pcm_fault_cycles)
+_Static_assert(offsetof(struct fl_vmstat, pcm_rws_runs) - offsetof(struct fl_vmstat, pcm_fault_cycles)
                == (2 * PCM_NWHO - 1) * sizeof(uint64_t), "fl_vmstat: one cycles/events pair per pcm_who");
 _Static_assert(offsetof(struct fl_vmstat, sw_preempt_cycles) - offsetof(struct fl_vmstat, sw_other)
                == (2 * PCM_NSW - 1) * sizeof(uint64_t), "fl_vmstat: one pair per pcm_switch");
@@ -78,5 +79,11 @@ long sys_vmstat(uint64_t ubuf)
     st.pcm_fault_delay_cycles = __atomic_load_n(&pcmeter.fault_delay, __ATOMIC_RELAXED);
     st.idle_cycles = __atomic_load_n(&pcmeter.idle, __ATOMIC_RELAXED);
     st.clock_cycles = meter_now();
+    pdmap_usage(&st.pd_records, &st.pd_free);
+    st.pd_stores = get(VM_PD_STORES);
+    st.pd_reads = get(VM_PD_READS);
+    st.rws_moves = get(VM_RWS_MOVES);
+    st.pd_reclaimed = get(VM_PD_RECLAIMED);
+    st.pd_full = get(VM_PD_FULL);
     return copy_to_user(ubuf, &st, sizeof st) ? -EFAULT : 0;
 }

@@ -11,6 +11,7 @@
  * instructions would count against everyone) and on a laptop.
  */
 #include "proc.h"
+#include "blk.h"
 #include "printk.h"
 #include "mmu.h"
 #include "aspace.h"
@@ -203,6 +204,24 @@ static void run(struct cpu *c, struct thread *t, bool pcm)
 
 bool (*sched_idle_work)(void);
 
+/*
+ * While a modelled disk request is on the device an idle hart must not
+ * wfi (the virtual clock would jump past its due time: blk_model_busy), so
+ * it goes round the scheduler loop. Each turn counts instructions, and at
+ * -icount shift=10 (1 us of virtual time each; tools/repro_unix.py) the
+ * few hundred a turn takes let the virtual clock run far ahead of the
+ * host while QEMU works on the request: a 30 ms request ended after 40 to
+ * 140 ms, by the host's load. A local TLB flush costs QEMU about a
+ * microsecond of host time but retires as one instruction, so a turn that
+ * flushes IDLE_DISK_FLUSHES times keeps the virtual clock near the host's
+ * pace, and the model's due time, not the host, ends the request.
+ */
+static void idle_disk_pause(void)
+{
+    for (int i = 0; i < IDLE_DISK_FLUSHES; i++)
+        mmu_flush_local();
+}
+
 static void idle(struct cpu *c)
 {
     /* Work kept for idle time (pc=daemon's pre-zeroing): its thread
@@ -213,8 +232,12 @@ static void idle(struct cpu *c)
     /* Re-check after announcing ourselves idle: a waker that missed the
      * flag made its thread RUNNABLE before we looked. wfi wakes on a
      * pending interrupt even with interrupts masked. */
-    if (!work_for(c))
-        arch_wait_for_interrupt();
+    if (!work_for(c)) {
+        if (blk_model_busy())
+            idle_disk_pause();
+        else
+            arch_wait_for_interrupt();
+    }
     __atomic_store_n(&c->idle, false, __ATOMIC_SEQ_CST);
 }
 

@@ -45,6 +45,14 @@ uint64_t time_to_us(uint64_t units)
     return units / timebase * US_PER_SEC + units % timebase * US_PER_SEC / timebase;
 }
 
+/* From the board, not time_init's copy: drivers set up before the clock
+ * (the disk's latency model) convert with it. */
+uint64_t time_from_us(uint64_t us)
+{
+    uint64_t hz = board.timebase_hz;
+    return us / US_PER_SEC * hz + us % US_PER_SEC * hz / US_PER_SEC;
+}
+
 uint64_t time_now_us(void)
 {
     return time_to_us(arch_read_time() - boot_time);
@@ -74,19 +82,56 @@ void timer_start_hart(struct cpu *c)
     arch_timer_program(c->next_tick);
 }
 
-void timer_interrupt(void)
+/*
+ * The boot hart's alarm: one deadline between ticks, for the block
+ * device's latency model (kernel/dev/blk_latency.c), whose held-back
+ * completions are due at times no tick falls on. Only the boot hart takes
+ * device interrupts, so only it sets the alarm (in interrupt context) and
+ * only its timer fires it: no lock, interrupts are off throughout.
+ */
+static uint64_t alarm_at = UINT64_MAX;
+static time_alarm_fn alarm_fn;
+
+static void timer_reprogram(struct cpu *c)
+{
+    uint64_t at = c->next_tick;
+    if (c->id == 0 && alarm_at < at)
+        at = alarm_at;
+    arch_timer_program(at);
+}
+
+void time_alarm_set(uint64_t deadline, time_alarm_fn fn)
+{
+    struct cpu *c = this_cpu();
+    if (c->id != 0)
+        panic("time_alarm_set on hart %u: only the boot hart has the alarm", c->id);
+    alarm_fn = fn;
+    if (deadline < alarm_at) {
+        alarm_at = deadline;
+        timer_reprogram(c);
+    }
+}
+
+bool timer_interrupt(void)
 {
     struct cpu *c = this_cpu();
     uint64_t now = arch_read_time();
+    bool tick = now >= c->next_tick;
     /* The next deadline after now, not after the last one: after a long
      * stop (GDB, host load) we must not replay every missed tick. */
-    c->next_tick = next_deadline(c, now);
-    arch_timer_program(c->next_tick);
-    if (c->id == 0 && __atomic_load_n(&sleepers, __ATOMIC_RELAXED)) {
+    if (tick)
+        c->next_tick = next_deadline(c, now);
+    if (c->id == 0 && now >= alarm_at) {
+        alarm_at = UINT64_MAX;
+        alarm_fn(now);           /* may set the next alarm */
+    }
+    timer_reprogram(c);
+    if (tick && c->id == 0 && __atomic_load_n(&sleepers, __ATOMIC_RELAXED)) {
         spin_lock(&sleep_lock);
         wakeup(&sleepers);
         spin_unlock(&sleep_lock);
     }
+    return tick;
 }
 
 /* Sleeps ms milliseconds (to the next tick after). A process's thread

@@ -108,6 +108,94 @@ static void test_pc_daemon_and_free_marks(void)
     CHECK_CONTAINS(err, "missing value for freemax");
 }
 
+/* disklat=: a time with a unit (us or ms), or 0; the banner shows it
+ * back in the larger unit that keeps it whole. */
+static void test_disk_latency(void)
+{
+    char buf[128];
+
+    CHECK_EQ(parse(""), 0);
+    CHECK_EQ(params.disklat_us, 0);
+    CHECK_EQ(parse("disklat=30ms"), 0);
+    CHECK_EQ(params.disklat_us, 30000);
+    CHECK_EQ(parse("disklat=250us"), 0);
+    CHECK_EQ(params.disklat_us, 250);
+    CHECK_EQ(parse("disklat=0"), 0);
+    CHECK_EQ(params.disklat_us, 0);
+    CHECK_EQ(parse("mm=swap disklat=1000ms"), 0);      /* the disk is every manager's */
+    CHECK_EQ(params.disklat_us, BLK_LATENCY_MAX_US);
+
+    CHECK_EQ(parse("disklat=30"), -1);
+    CHECK_CONTAINS(err, "bad value '30' for disklat: the unit is missing");
+    CHECK_CONTAINS(err, "us or ms, up to 1000ms");
+    CHECK_EQ(parse("disklat=1001ms"), -1);
+    CHECK_CONTAINS(err, "bad value '1001ms' for disklat: out of range");
+    CHECK_EQ(parse("disklat=1000001us"), -1);
+    CHECK_CONTAINS(err, "out of range");
+    CHECK_EQ(parse("disklat=99999999999999999999ms"), -1);   /* overflows u64 */
+    CHECK_EQ(parse("disklat=5s"), -1);
+    CHECK_CONTAINS(err, "valid: 0 (off), or a time with a unit");
+    CHECK_EQ(parse("disklat=ms"), -1);
+    CHECK_EQ(parse("disklat=5m"), -1);
+    CHECK_EQ(parse("disklat=5msx"), -1);
+    CHECK_EQ(parse("disklat="), -1);
+    CHECK_EQ(parse("disklat"), -1);
+    CHECK_CONTAINS(err, "missing value for disklat");
+
+    CHECK_EQ(parse("disklat=30ms"), 0);
+    params_describe(&params, buf, sizeof buf);
+    CHECK_CONTAINS(buf, " disklat=30ms");
+    CHECK_EQ(parse("disklat=1500us"), 0);
+    params_describe(&params, buf, sizeof buf);
+    CHECK_CONTAINS(buf, " disklat=1500us");
+    CHECK_EQ(parse(strstr(buf, "disklat=")), 0);           /* and reads back */
+    CHECK_EQ(params.disklat_us, 1500);
+    CHECK_EQ(parse("disklat=0"), 0);
+    params_describe(&params, buf, sizeof buf);
+    CHECK(strstr(buf, "disklat") == NULL);                 /* off: not shown */
+}
+
+/* pd=SIZE and pdlat=TIME: only with mm=paging pc=daemon, and pdlat only
+ * with pd. */
+static void test_paging_device(void)
+{
+    char buf[160];
+
+    CHECK_EQ(parse("pc=daemon pd=1M"), 0);
+    CHECK_EQ(params.pd_size, 1024 * 1024);
+    CHECK_EQ(params.pdlat_us, 0);
+    CHECK_EQ(parse("pc=daemon pd=768K pdlat=50us"), 0);
+    CHECK_EQ(params.pd_size, 768 * 1024);
+    CHECK_EQ(params.pdlat_us, 50);
+    params_describe(&params, buf, sizeof buf);
+    CHECK_CONTAINS(buf, " pd=768K pdlat=50us");
+    CHECK_EQ(parse("pc=daemon pd=4M"), 0);
+    params_describe(&params, buf, sizeof buf);
+    CHECK_CONTAINS(buf, " pd=4M");
+    CHECK_EQ(parse("pd=64M pc=daemon"), 0);                 /* order does not matter */
+    CHECK_EQ(params.pd_size, PD_MAX_SIZE);
+    CHECK_EQ(parse("pc=daemon pd=256K"), 0);
+    CHECK_EQ(params.pd_size, PD_MIN_SIZE);
+
+    CHECK_EQ(parse("pd=1M"), -1);
+    CHECK_CONTAINS(err, "pd= needs mm=paging pc=daemon");
+    CHECK_EQ(parse("mm=swap pd=1M"), -1);
+    CHECK_CONTAINS(err, "pd= needs mm=paging pc=daemon");
+    CHECK_EQ(parse("pc=daemon pd=1"), -1);
+    CHECK_CONTAINS(err, "bad value '1' for pd: the unit is missing");
+    CHECK_EQ(parse("pc=daemon pd=252K"), -1);
+    CHECK_CONTAINS(err, "bad value '252K' for pd: out of range; valid: a size with a unit, K or M, "
+                        "whole pages from 256K to 64M");
+    CHECK_EQ(parse("pc=daemon pd=65M"), -1);
+    CHECK_EQ(parse("pc=daemon pd=1026K"), -1);            /* not whole pages */
+    CHECK_EQ(parse("pc=daemon pd=1G"), -1);
+    CHECK_EQ(parse("pc=daemon pd"), -1);
+    CHECK_EQ(parse("pc=daemon pdlat=1ms"), -1);
+    CHECK_CONTAINS(err, "pdlat= needs pd=");
+    CHECK_EQ(parse("pc=daemon pd=1M pdlat=1"), -1);
+    CHECK_CONTAINS(err, "bad value '1' for pdlat: the unit is missing");
+}
+
 static void test_defaults_restored_each_parse(void)
 {
     CHECK_EQ(parse("mm=swap quiet mem=1G"), 0);
@@ -348,6 +436,8 @@ int main(void)
     test_every_key_together();
     test_keys_checked_across();
     test_pc_daemon_and_free_marks();
+    test_disk_latency();
+    test_paging_device();
     test_defaults_restored_each_parse();
     test_bad_choice_values();
     test_unknown_key();

@@ -40,6 +40,7 @@ from .qemu import (
     blkdebug_config,
     disk_locked,
     ensure_disk,
+    pd_size_of,
     parse_size,
     qemu_command,
     qemu_pids_using,
@@ -51,6 +52,6 @@ __all__ = [
     "Machine", "MachineError", "MachineExited", "MachineTimeout",
     "EXIT_BAD_PARAM", "EXIT_CLEAN", "EXIT_MEANINGS", "EXIT_PANIC", "JSON_TAG", "PANIC_TAG",
     "PROMPT", "describe_exit", "find_prompt", "json_lines_apart", "parse_json_lines",
-    "ARCHES", "DEFAULT_ARCH", "QEMU", "blkdebug_config", "disk_locked", "ensure_disk", "parse_size", "qemu_command",
+    "ARCHES", "DEFAULT_ARCH", "QEMU", "blkdebug_config", "disk_locked", "ensure_disk", "parse_size", "pd_size_of", "qemu_command",
     "qemu_pids_using", "timeout_scale",
 ]

@@ -37,7 +37,8 @@ from typing import Callable, Optional, Sequence, Union
 
 from .gdb import short_socket_path
 from .protocol import PROMPT, describe_exit, find_prompt
-from .qemu import ARCHES, DEFAULT_ARCH, blkdebug_config, death_signal_prefix, ensure_disk, qemu_command, timeout_scale
+from .qemu import (ARCHES, DEFAULT_ARCH, blkdebug_config, death_signal_prefix, ensure_disk,
+                   pd_size_of, qemu_command, timeout_scale)
 
 Pattern = Union[str, "re.Pattern[str]"]
 
@@ -126,6 +127,7 @@ class Machine:
         self.command: list = []
         self.gdb_socket: Optional[Path] = None
         self.disk: Optional[Path] = None
+        self.pd: Optional[Path] = None     # the paging device's image (pd=)
         self.exit_code: Optional[int] = None
         self.killed = False             # close() had to stop QEMU
 
@@ -161,6 +163,7 @@ class Machine:
         blkdebug: Optional[Sequence[dict]] = None,
         disk_readonly: bool = False,
         aclint: bool = True,
+        pd_size: Optional[Union[str, int]] = None,
     ) -> "Machine":
         """Starts QEMU. Returns self so `Machine(...).start(...)` reads well.
 
@@ -168,7 +171,10 @@ class Machine:
         disk_size creates/resizes that image. blkdebug: error-injection rules
         for the disk (see blkdebug_config); their config file is written to
         workdir as <name>-blkdebug.conf. disk_readonly=True attaches the disk
-        read-only (the device then offers VIRTIO_BLK_F_RO). gdb=True opens a GDB stub on a
+        read-only (the device then offers VIRTIO_BLK_F_RO). A boot with
+        pd=SIZE in append gets a paging device, a second disk image of that
+        size (pd_size= gives it another size and pd_size=False none, to see
+        the kernel refuse the boot). gdb=True opens a GDB stub on a
         Unix socket private to this machine (self.gdb_socket); gdb_wait=True
         also keeps the harts stopped until GDB continues them. aclint: see
         qemu_command.
@@ -201,10 +207,17 @@ class Machine:
             if self.gdb_socket.exists():
                 self.gdb_socket.unlink()
 
+        # pd=SIZE in the command line: a fresh paging-device image of that
+        # size beside the disk (pd_size= overrides, for a mismatch test;
+        # pd_size=False attaches none, to see the kernel refuse the boot).
+        if pd_size is None:
+            pd_size = pd_size_of(append)
+        if pd_size and self.disk is not None:
+            self.pd = ensure_disk((self.workdir / f"{self.name}-pd.img").absolute(), pd_size)
         self.command = qemu_command(
             self.kernel, self.initrd, cpus=cpus, mem=mem, append=append,
             icount=icount, disk=self.disk, blkdebug_config_path=blkdebug_path,
-            disk_readonly=disk_readonly, console="pipe",
+            disk_readonly=disk_readonly, pd=self.pd, console="pipe",
             gdb_socket=self.gdb_socket, gdb_wait=gdb_wait,
             extra_args=extra_args, qemu=self.qemu, aclint=aclint, arch=self.arch)
 

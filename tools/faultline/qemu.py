@@ -128,6 +128,7 @@ def qemu_command(
     disk: Optional[Union[str, Path]] = None,
     blkdebug_config_path: Optional[Union[str, Path]] = None,
     disk_readonly: bool = False,
+    pd: Optional[Union[str, Path]] = None,
     console: str = "pipe",
     gdb_socket: Optional[Union[str, Path]] = None,
     gdb_wait: bool = False,
@@ -156,6 +157,9 @@ def qemu_command(
         raise ValueError("gdb_wait needs gdb_socket")
     if (blkdebug_config_path is not None or disk_readonly) and disk is None:
         raise ValueError("blkdebug_config_path and disk_readonly need a disk")
+    if pd is not None and disk is None:
+        raise ValueError("a paging device (pd) needs a disk: the kernel takes the first "
+                         "block device for the disk")
 
     cmd = [
         qemu or port["qemu"],
@@ -196,6 +200,16 @@ def qemu_command(
             "-drive", f"{source},if=none,format=raw,id=disk0{readonly}",
             "-device", "virtio-blk-device,drive=disk0",
         ]
+    if pd is not None:
+        # pd=SIZE's paging device: the second virtio-blk, after the disk.
+        # QEMU gives devices virtio-mmio slots from the top down, and the
+        # device tree lists the slots from the top, so the kernel finds
+        # the disk first and this second (docs/memory.md, "The paging
+        # device"); the kernel checks its size against pd=.
+        cmd += [
+            "-drive", f"file={_qemu_opt_escape(pd)},if=none,format=raw,id=pd0",
+            "-device", "virtio-blk-device,drive=pd0",
+        ]
     if console == "pipe":
         cmd += ["-display", "none", "-serial", "stdio", "-monitor", "none"]
     else:
@@ -213,6 +227,16 @@ def qemu_command(
             cmd += ["-S"]       # harts stay stopped until GDB says continue
     cmd += list(extra_args)
     return cmd
+
+
+def pd_size_of(append: str) -> Optional[str]:
+    """The SIZE of a pd=SIZE boot parameter in a kernel command line, or
+    None: the boot that asks for a paging device gets one of that size."""
+    found = None
+    for token in append.split():
+        if token.startswith("pd="):
+            found = token[len("pd="):]
+    return found or None
 
 
 def ensure_disk(path: Union[str, Path], size: Union[str, int]) -> Path:

@@ -247,6 +247,16 @@ int putchar(int c);
  * dropped; the result is still the full length, so the caller can tell. */
 long read_line(int fd, char *buf, size_t size);
 
+/* ---- login sessions (lib/login.c): the users that `who` counts ---- */
+#define LOGIN_FILE      "utmp"   /* ram file: one line "SID NAME" per login */
+#define LOGIN_NAME_MAX  16       /* a login name, including the NUL */
+/* Makes the caller the leader of a new session (setsid: it must not lead
+ * a process group, so call it in a fresh child of fork, not in a shell's
+ * job) and records NAME (no blanks, at most LOGIN_NAME_MAX-1 bytes) as
+ * its login. Returns the session id or -errno. The program `login NAME
+ * CMD` does this for shell scripts. */
+int login_session(const char *name);
+
 /* ---- errors (lib/strerror.c) ---- */
 const char *strerror(int err);             /* takes err or -err */
 void print_err(const char *what, long err);  /* "what: message" on stderr */

@@ -1,0 +1,4 @@
+# A loop never closed.
+echo start
+while true; do
+    echo body
