@@ -17,8 +17,6 @@
 #include <faultline/syscall.h>
 #include <faultline/errno.h>
 
-typedef long (*syscall_fn)(const uint64_t *a);
-
 /* The null system call: the full trap path and dispatch, doing nothing.
  * (getpid is answered in the trap vector, so it measures less.) */
 static long sys_nop(void)
@@ -51,7 +49,7 @@ ARGS1(sys_sigsuspend) ARGS2(sys_sigaltstack) ARGS3(sys_sigtimedwait)
 ARGS5(sys_ulf_attach) ARGS1(sys_ulf_grant)  ARGS1(sys_ulf_recv)  ARGS4(sys_ulf_load)
 ARGS3(sys_ulf_unload) ARGS3(sys_ulf_resume) ARGS3(sys_ulf_regs)  ARGS4(sys_ulf_reply_recv)
 
-static const syscall_fn table[SYS_COUNT] = {
+const syscall_fn syscall_table[SYS_COUNT] = {
     [SYS_getpid] = do_sys_getpid,   [SYS_exit] = do_sys_exit,
     [SYS_fork] = do_sys_fork,       [SYS_exec] = do_sys_exec,
     [SYS_wait] = do_sys_wait,       [SYS_kill] = do_sys_kill,
@@ -88,24 +86,5 @@ static const syscall_fn table[SYS_COUNT] = {
 long syscall_call(struct trapframe *tf)
 {
     uint64_t nr = tf_syscall_nr(tf);
-    return nr < SYS_COUNT && table[nr] ? table[nr](tf_args(tf)) : -ENOSYS;
-}
-
-uint64_t syscall_dispatch(struct trapframe *tf)
-{
-    uint64_t dispatched = meter_now();
-    meter_record(FL_METER_SYSCALL_ENTRY, tf->entry_stamp, dispatched);
-    uint64_t nr = tf_syscall_nr(tf);
-    /* The arguments are read where trap entry saved them: no copy. A
-     * thread whose calls go to an emulator has its light calls off, so
-     * the usual call tests one field it has at hand to rule that out. */
-    long rc;
-    if (__builtin_expect(!tf->light, 0) && ulf_syscall_forwarded(tf))
-        rc = ulf_syscall(tf);
-    else
-        rc = nr < SYS_COUNT && table[nr] ? table[nr](tf_args(tf)) : -ENOSYS;
-    tf_set_return(tf, (uint64_t)rc);
-    uint64_t done = meter_now();
-    meter_record(FL_METER_SYSCALL_BODY, dispatched, done);
-    return done;
+    return nr < SYS_COUNT && syscall_table[nr] ? syscall_table[nr](tf_args(tf)) : -ENOSYS;
 }

@@ -98,6 +98,8 @@ struct fl_sigaction {
 #define FL_REG_RA          1
 #define FL_REG_SP          2
 #define FL_REG_A0          10
+#define FL_REG_A1          11
+#define FL_REG_A7          17   /* the system-call number */
 
 struct fl_sigframe {
     uint64_t magic;             /* FL_SIGFRAME_MAGIC: sigreturn refuses anything else */

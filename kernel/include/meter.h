@@ -36,21 +36,29 @@ struct meter_row {
  * not for a lock: the kernel is preemptible, and a thread moved to
  * another hart halfway through would write into a row that hart's own
  * records were updating. */
-static inline void meter_record(enum fl_meter_event e, uint64_t start, uint64_t end)
+static inline void meter_row_add(struct meter_row *m, uint64_t d)
 {
-    if (!meters_enabled)
-        return;
-    uint64_t d = end - start;
-    uint64_t lz = arch_clz(d);
-    uint64_t irq = arch_intr_save();
-    struct meter_row *m = &this_cpu()->meters[e];
     m->sum += d;
     if (d < m->min)
         m->min = d;
     if (d > m->max)
         m->max = d;
-    m->by_lz[lz]++;
+    m->by_lz[arch_clz(d)]++;
+}
+static inline void meter_record(enum fl_meter_event e, uint64_t start, uint64_t end)
+{
+    if (!meters_enabled)
+        return;
+    uint64_t irq = arch_intr_save();
+    meter_row_add(&this_cpu()->meters[e], end - start);
     arch_intr_restore(irq);
+}
+/* The same where the caller has interrupts off already (the trap paths):
+ * no mask to save and restore. */
+static inline void meter_record_irqs_off(enum fl_meter_event e, uint64_t start, uint64_t end)
+{
+    if (meters_enabled)
+        meter_row_add(&this_cpu()->meters[e], end - start);
 }
 void meters_init(bool enabled);
 

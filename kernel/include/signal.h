@@ -50,11 +50,15 @@ void user_return_work(struct thread *t);
 
 /* On the way back to user mode, interrupts off: the checks whether the
  * process is being killed and whether a signal may be pending, three loads
- * when neither is (every system call pays them), then the accounting. May
- * not return: the process is killed. */
+ * when neither is (every system call pays them: user_return_work_due),
+ * then the accounting. May not return: the process is killed. */
+static inline bool user_return_work_due(const struct thread *t)
+{
+    return __atomic_load_n(&t->proc->killed, __ATOMIC_RELAXED) || signal_maybe_pending(t);
+}
 static inline void user_return_prepare(struct thread *t)
 {
-    if (__atomic_load_n(&t->proc->killed, __ATOMIC_RELAXED) || signal_maybe_pending(t))
+    if (user_return_work_due(t))
         user_return_work(t);
     account_leave_kernel(t);
 }

@@ -368,6 +368,13 @@ long sys_ulf_regs(uint64_t tid, uint64_t uregs, uint64_t write)
         spin_unlock(&ulf_lock);
         return -ESRCH;
     }
+    /* A thread whose user copy faulted inside a system call come in the
+     * light way has part of its registers on its kernel stack, not in
+     * its frame: none can be shown or replaced, so none is. */
+    if (!tf_regs_whole(&w->t->tf)) {
+        spin_unlock(&ulf_lock);
+        return -EBUSY;
+    }
     if (write)
         tf_set_regs(&w->t->tf, r.regs);
     else

@@ -1,8 +1,10 @@
 /* See sigregs.h. Every register but sp is clobbered between the saves. */
 #include "sigregs.h"
 
-#define CALLEE_SLOTS   16                      /* ra, gp, tp, s0..s11, out */
+#define CALLEE_SLOTS   20                      /* ra, gp, tp, s0..s11, out, nr, 2 args, pad */
 #define OUT_SLOT       15
+#define NR_SLOT        16                      /* sigregs_syscall: the call's number */
+#define ARGS_SLOT      17                      /* ... and its a0, a1 (a1 = NR_SLOT's a1) */
 #define RESULT_BASE    (CALLEE_SLOTS * 8)      /* results follow the saves */
 #define FRAME_BYTES    (RESULT_BASE + SIGREGS_NREGS * 8)
 
@@ -12,10 +14,11 @@
 sigregs_sp_before:
     .zero 8
 
-    .section .text.sigregs_run, "ax", @progbits
-    .globl sigregs_run
-    .type sigregs_run, @function
-sigregs_run:
+.macro SIGREGS_FUNC name, syscall
+    .section .text.\name, "ax", @progbits
+    .globl \name
+    .type \name, @function
+\name:
     addi  sp, sp, -FRAME_BYTES
     sd    ra, 0(sp)
     sd    gp, 8(sp)
@@ -33,6 +36,11 @@ sigregs_run:
     sd    s10, 104(sp)
     sd    s11, 112(sp)
     sd    a0, OUT_SLOT*8(sp)
+    .if \syscall
+    sd    a1, NR_SLOT*8(sp)
+    sd    a2, ARGS_SLOT*8(sp)
+    sd    a3, (ARGS_SLOT+1)*8(sp)
+    .endif
     la    t0, sigregs_sp_before
     sd    sp, 0(t0)
     li    x1, SIGREGS_PATTERN(1)
@@ -65,10 +73,17 @@ sigregs_run:
     li    x29, SIGREGS_PATTERN(29)
     li    x30, SIGREGS_PATTERN(30)
     li    x31, SIGREGS_PATTERN(31)
+    .if \syscall
+    ld    a7, NR_SLOT*8(sp)         /* the call: number and arguments last */
+    ld    a0, ARGS_SLOT*8(sp)
+    ld    a1, (ARGS_SLOT+1)*8(sp)
+    ecall
+    .else
     .option push
     .option norvc
     unimp                       /* SIGILL: the handler steps over these 4 bytes */
     .option pop
+    .endif
     sd    x1, RESULT_BASE+8(sp)
     sd    x2, RESULT_BASE+16(sp)
     sd    x3, RESULT_BASE+24(sp)
@@ -126,4 +141,8 @@ sigregs_run:
     bnez  t1, 1b
     addi  sp, sp, FRAME_BYTES
     ret
-    .size sigregs_run, . - sigregs_run
+    .size \name, . - \name
+.endm
+
+SIGREGS_FUNC sigregs_run, 0
+SIGREGS_FUNC sigregs_syscall, 1

@@ -15,6 +15,10 @@
 #ifndef __ASSEMBLY__
 #include <stdint.h>
 void sigregs_run(uint64_t out[SIGREGS_NREGS]);
+/* The same around a system call instead of the illegal instruction:
+ * number nr, a0 = arg0, a1 = arg1, the other registers the pattern; out
+ * as for sigregs_run (out[10] the call's result). */
+void sigregs_syscall(uint64_t out[SIGREGS_NREGS], long nr, long arg0, long arg1);
 extern uint64_t sigregs_sp_before;
 #endif
 

@@ -224,35 +224,50 @@ pagetable_t mmu_new_user_root(void)
     return root;
 }
 
-static void free_table(paddr_t table, int level)
+/* Entries the walks below test at a time: a user table is mostly zero
+ * entries (a small process has a few pages in each of a few tables), so
+ * they OR a group together and skip it on one test, about two
+ * instructions an entry where one at a time takes five. */
+#define SCAN_GROUP 8          /* group_empty's entries */
+_Static_assert(PT_ENTRIES % SCAN_GROUP == 0 && ROOT_KERNEL_FIRST % SCAN_GROUP == 0,
+               "whole groups");
+
+static inline bool group_empty(const pte_t *t)
 {
-    pte_t *t = table_of(table);
-    for (int i = 0; i < PT_ENTRIES; i++) {
-        if (!(t[i] & PTE_V))
+    /* Written out: the compiler keeps a loop of eight as a loop. */
+    return ((t[0] | t[1]) | (t[2] | t[3]) | (t[4] | t[5]) | (t[6] | t[7])) == 0;
+}
+
+/* Frees the tables below entries [0, n) of table t, of level `level`. */
+static void free_tables_below(pte_t *t, int n, int level)
+{
+    for (int g = 0; g < n; g += SCAN_GROUP) {
+        if (group_empty(&t[g]))
             continue;
-        if (t[i] & PTE_LEAF_BITS)
-            panic("mmu: leaf %lx still mapped when freeing table", (uint64_t)t[i]);
-        if (level > 0)
-            free_table(pte_pa(t[i]), level - 1);
+        for (int i = g; i < g + SCAN_GROUP; i++) {
+            if (!(t[i] & PTE_V))
+                continue;
+            if (t[i] & PTE_LEAF_BITS)
+                panic("mmu: leaf %lx still mapped when freeing table", (uint64_t)t[i]);
+            if (level > 0) {
+                paddr_t below = pte_pa(t[i]);
+                free_tables_below(table_of(below), PT_ENTRIES, level - 1);
+                frame_free(below);
+            }
+        }
     }
-    frame_free(table);
 }
 
 void mmu_free_user_root(pagetable_t root)
 {
-    pte_t *t = table_of(root);
-    for (int i = 0; i < ROOT_KERNEL_FIRST; i++) {
-        if (!(t[i] & PTE_V))
-            continue;
-        free_table(pte_pa(t[i]), SV39_LEVELS - 2);
-    }
+    free_tables_below(table_of(root), ROOT_KERNEL_FIRST, SV39_LEVELS - 1);
     frame_free(root);
 }
 
 static bool table_empty(const pte_t *t)
 {
-    for (int i = 0; i < PT_ENTRIES; i++)
-        if (t[i])
+    for (int g = 0; g < PT_ENTRIES; g += SCAN_GROUP)
+        if (!group_empty(&t[g]))
             return false;
     return true;
 }
@@ -294,17 +309,23 @@ static void for_each(paddr_t table, int level, vaddr_t base,
 {
     pte_t *t = table_of(table);
     int n = level == SV39_LEVELS - 1 ? ROOT_KERNEL_FIRST : PT_ENTRIES;
-    for (int i = 0; i < n; i++) {
-        vaddr_t va = base + (uint64_t)i * level_size(level);
-        if (level == 0) {
-            /* Software states live in entries that are not valid. */
-            if (t[i])
-                fn(va, &t[i], ctx);
+    uint64_t step = level_size(level);
+    for (int g = 0; g < n; g += SCAN_GROUP) {
+        if (group_empty(&t[g]))
             continue;
+        for (int i = g; i < g + SCAN_GROUP; i++) {
+            if (!t[i])
+                continue;
+            vaddr_t va = base + (uint64_t)i * step;
+            if (level == 0) {
+                /* Software states live in entries that are not valid. */
+                fn(va, &t[i], ctx);
+                continue;
+            }
+            if (!(t[i] & PTE_V) || (t[i] & PTE_LEAF_BITS))
+                continue;        /* user space has no large pages */
+            for_each(pte_pa(t[i]), level - 1, va, fn, ctx);
         }
-        if (!(t[i] & PTE_V) || (t[i] & PTE_LEAF_BITS))
-            continue;        /* user space has no large pages */
-        for_each(pte_pa(t[i]), level - 1, va, fn, ctx);
     }
 }
 

@@ -25,7 +25,8 @@ trap_vector:
      * value the kernel keeps up to date, so they are answered here with one
      * scratch register, without saving the register file or entering C.
      * They are not metered and their few instructions count as user time.
-     * sigreturn skips the register save (.Lsigreturn_entry).
+     * sigreturn skips the register save (.Lsigreturn_entry); the other
+     * calls save only part of it (.Lsyscall_entry), but fork and exec.
  * Boot with lightsys=off to send them through the full path instead.
      */
     sd      t5, TF_T5(t6)
@@ -41,7 +42,16 @@ trap_vector:
     addi    t5, a7, -SYS_sigreturn
     beqz    t5, .Lsigreturn_entry
     addi    t5, a7, -SYS_gethart
-    bnez    t5, .Lfull_entry
+    beqz    t5, .Llight_gethart
+    /* fork copies the whole register set to the child and exec replaces
+     * it: those come in the full way; every other call the light way
+     * (.Lsyscall_entry). */
+    addi    t5, a7, -SYS_fork
+    beqz    t5, .Lfull_entry
+    addi    t5, a7, -SYS_exec
+    bnez    t5, .Lsyscall_entry
+    j       .Lfull_entry
+.Llight_gethart:
     ld      a0, TF_KTP(t6)
     lwu     a0, CPU_ID(a0)
     j       .Llight_return
@@ -165,6 +175,106 @@ arch_return_to_user:
     ld      t6, 240(a0)
     ld      a0,  72(a0)
     sret
+
+/*
+ * A system call the light way: only what the C code may change is saved,
+ * the registers the calling convention lets a callee clobber (ra, t0-t6,
+ * a0-a7) and those the kernel replaces (sp, gp, tp, s0). s1..s11 stay in
+ * the registers: user_syscall and everything it calls keep them, as any
+ * C callee does, so they still hold the user's values when it returns
+ * and need no restore either. tf->partial (the trapframe's address: not
+ * zero) says meanwhile that they are not in the frame (tf_regs_whole).
+ * Entered with t6 = trapframe, sscratch = user t6, t5 saved.
+ */
+.Lsyscall_entry:
+    sd      ra,   0(t6)
+    sd      sp,   8(t6)
+    sd      gp,  16(t6)
+    sd      tp,  24(t6)
+    sd      t0,  32(t6)
+    sd      t1,  40(t6)
+    sd      t2,  48(t6)
+    sd      s0,  56(t6)
+    sd      a0,  72(t6)
+    sd      a1,  80(t6)
+    sd      a2,  88(t6)
+    sd      a3,  96(t6)
+    sd      a4, 104(t6)
+    sd      a5, 112(t6)
+    sd      a6, 120(t6)
+    sd      a7, 128(t6)
+    sd      t3, 216(t6)
+    sd      t4, 224(t6)
+    sd      t6, TF_PARTIAL(t6)
+    rdcycle t0
+    sd      t0, TF_STAMP(t6)        /* meters: trap entry */
+    csrrw   t0, sscratch, zero      /* user t6; sscratch = 0: now "in kernel" */
+    sd      t0, TF_T6(t6)
+    csrr    t0, sepc
+    addi    t0, t0, 4               /* resume after the ecall */
+    sd      t0, TF_SEPC(t6)
+    ld      sp, TF_KSP(t6)
+    ld      tp, TF_KTP(t6)
+    mv      s0, zero                /* end of the frame-pointer chain */
+    mv      a0, t6
+    call    user_syscall            /* a0 = trapframe, a1 = 0 or work to do */
+    bnez    a1, .Lsyscall_work
+    /*
+     * Interrupts are off (user_syscall); sret must go to user mode with
+     * them on: a switch while in the kernel may have left SPP set by
+     * another thread's kernel trap.
+     */
+    li      t0, SSTATUS_SPP
+    csrc    sstatus, t0
+    li      t0, SSTATUS_SPIE
+    csrs    sstatus, t0
+    ld      t0, TF_SEPC(a0)
+    csrw    sepc, t0
+    csrw    sscratch, a0
+    sd      zero, TF_PARTIAL(a0)
+    ld      ra,   0(a0)
+    ld      sp,   8(a0)
+    ld      gp,  16(a0)
+    ld      tp,  24(a0)
+    ld      t0,  32(a0)
+    ld      t1,  40(a0)
+    ld      t2,  48(a0)
+    ld      s0,  56(a0)
+    ld      a1,  80(a0)
+    ld      a2,  88(a0)
+    ld      a3,  96(a0)
+    ld      a4, 104(a0)
+    ld      a5, 112(a0)
+    ld      a6, 120(a0)
+    ld      a7, 128(a0)
+    ld      t3, 216(a0)
+    ld      t4, 224(a0)
+    ld      t5, 232(a0)
+    ld      t6, 240(a0)
+    ld      a0,  72(a0)
+    sret
+
+/*
+ * Work on the light way out (a kill, a signal that may be pending): it
+ * may read or replace the whole register set (a signal frame), so s1..s11,
+ * the user's still, go into the frame first, which is then whole, and the
+ * way out is the full one. a1 is the system call's end stamp (meters).
+ */
+.Lsyscall_work:
+    sd      s1,  64(a0)
+    sd      s2, 136(a0)
+    sd      s3, 144(a0)
+    sd      s4, 152(a0)
+    sd      s5, 160(a0)
+    sd      s6, 168(a0)
+    sd      s7, 176(a0)
+    sd      s8, 184(a0)
+    sd      s9, 192(a0)
+    sd      s10, 200(a0)
+    sd      s11, 208(a0)
+    sd      zero, TF_PARTIAL(a0)
+    call    user_syscall_work       /* returns the trapframe */
+    j       arch_return_to_user
 
 /*
  * From S-mode: sscratch was 0, so t6 is now 0 and sscratch holds the

@@ -104,11 +104,9 @@ struct trapframe *user_trap(struct trapframe *tf)
         /* System calls stay here: the table dispatch is already portable,
          * and a record would only cost them. */
         tf->sepc += 4;
-        arch_intr_on();
         uint64_t done = syscall_dispatch(tf);
-        arch_intr_off();
         user_return_prepare(t);
-        meter_record(FL_METER_SYSCALL_EXIT, done, meter_now());
+        meter_record_irqs_off(FL_METER_SYSCALL_EXIT, done, meter_now());
         return tf;
     } else {
         struct trap_record tr;
@@ -117,6 +115,41 @@ struct trapframe *user_trap(struct trapframe *tf)
         return tf;
     }
     user_return_prepare(t);
+    return tf;
+}
+
+/* What user_syscall hands back to trap.S, in a0 and a1: the trapframe,
+ * and 0, or the system call's end stamp (made odd, so never 0) when
+ * there is work on the way out. */
+struct syscall_exit {
+    struct trapframe *tf;
+    uint64_t work_from;
+};
+
+/* A system call come in the light way (trap.S: s1..s11 not in the frame,
+ * sepc already past the ecall): the same as user_trap's, but the work
+ * on the way out is left to user_syscall_work, once trap.S has made the
+ * frame whole, for a signal frame must hold every register. */
+struct syscall_exit user_syscall(struct trapframe *tf);
+struct syscall_exit user_syscall(struct trapframe *tf)
+{
+    struct thread *t = container_of(tf, struct thread, tf);
+    account_enter_kernel(t);
+    uint64_t done = syscall_dispatch(tf);
+    if (__builtin_expect(user_return_work_due(t), 0))
+        return (struct syscall_exit){ tf, done | 1 };
+    account_leave_kernel(t);
+    meter_record_irqs_off(FL_METER_SYSCALL_EXIT, done, meter_now());
+    return (struct syscall_exit){ tf, 0 };
+}
+
+/* The light way out with work on it (a kill, a signal to deliver), the
+ * frame whole again: as user_trap's way out. */
+struct trapframe *user_syscall_work(struct trapframe *tf, uint64_t done);
+struct trapframe *user_syscall_work(struct trapframe *tf, uint64_t done)
+{
+    user_return_prepare(container_of(tf, struct thread, tf));
+    meter_record_irqs_off(FL_METER_SYSCALL_EXIT, done, meter_now());
     return tf;
 }
 

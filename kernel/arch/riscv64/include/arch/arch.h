@@ -23,7 +23,8 @@
 #define TF_TID    280
 #define TF_STAMP  288
 #define TF_LIGHT  296
-#define TF_SIZE   304
+#define TF_PARTIAL 304
+#define TF_SIZE   312
 
 /* Offsets into portable structures (struct cpu, thread, proc, the signal
  * frame) are generated at build time: asm_offsets.c -> asm_offsets.h. */
@@ -57,6 +58,9 @@ struct trapframe {
     uint64_t pid, tid;    /* answers of the light system calls (trap.S) */
     uint64_t entry_stamp; /* cycle counter at trap entry (meters) */
     uint64_t light;       /* non-zero: trap.S may answer light system calls */
+    uint64_t partial;     /* non-zero: a system call's light entry, s1..s11 not saved
+                             here (they are in the hart's registers or on the kernel
+                             stack, kept by the C code); see trap.S */
 };
 _Static_assert(sizeof(struct trapframe) == TF_SIZE, "trap.S offsets");
 
@@ -158,6 +162,13 @@ static inline void tf_set_regs(struct trapframe *tf, const uint64_t regs[ARCH_NR
         (&tf->ra)[i - 1] = regs[i];
 }
 static inline uint64_t tf_sp(const struct trapframe *tf) { return tf->sp; }
+/* False while the thread is in a system call that came in the light way:
+ * its callee-saved registers are not in the frame (trap.S), so the whole
+ * set can be neither read nor replaced from another thread. */
+static inline bool tf_regs_whole(const struct trapframe *tf)
+{
+    return __atomic_load_n(&tf->partial, __ATOMIC_RELAXED) == 0;
+}
 /* Enters handler(sig, addr, frame) with sp = frame, returning to restorer. */
 static inline void tf_enter_handler(struct trapframe *tf, uint64_t handler, uint64_t restorer,
                                     uint64_t frame, uint64_t sig, uint64_t addr)
