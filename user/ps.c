@@ -1,8 +1,6 @@
 /* ps: one line per process, from the kernel's procinfo table. */
 #include "ulib.h"
 
-#define FIRST_GUESS   32     /* entries; doubled while the kernel fills them all */
-#define MAX_ENTRIES   4096   /* give up growing past this */
 #define US_PER_SEC    1000000UL
 #define US_PER_CSEC   10000UL
 #define BYTES_PER_KB  1024UL
@@ -18,28 +16,10 @@ static const char *state_name(int32_t state)
     }
 }
 
-/* Fills *out with a snapshot; returns the count or -errno. A full buffer
- * may mean entries were left out, so it retries with a bigger one. */
-static int snapshot(struct fl_procinfo **out)
-{
-    for (unsigned long cap = FIRST_GUESS; cap <= MAX_ENTRIES; cap *= 2) {
-        struct fl_procinfo *buf = calloc(cap, sizeof *buf);
-        if (!buf)
-            return -ENOMEM;
-        int n = procinfo(buf, cap);
-        if (n < 0 || (unsigned long)n < cap) {
-            *out = buf;
-            return n;
-        }
-        free(buf);
-    }
-    return -ERANGE;
-}
-
 int main(void)
 {
     struct fl_procinfo *procs = NULL;
-    int n = snapshot(&procs);
+    int n = procinfo_snapshot(&procs);
     if (n < 0) {
         print_err("ps", n);
         return 1;

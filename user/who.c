@@ -13,8 +13,6 @@
  */
 #include "ulib.h"
 
-#define FIRST_GUESS   32      /* procinfo entries; doubled while the kernel fills them all */
-#define MAX_ENTRIES   4096
 #define MAX_LOGINS    256     /* lines of LOGIN_FILE looked at (the last ones win) */
 #define LINE_MAX      64
 
@@ -55,22 +53,6 @@ static void read_logins(void)
     close(fd);
 }
 
-static int snapshot(struct fl_procinfo **out)
-{
-    for (unsigned long cap = FIRST_GUESS; cap <= MAX_ENTRIES; cap *= 2) {
-        struct fl_procinfo *buf = calloc(cap, sizeof *buf);
-        if (!buf)
-            return -ENOMEM;
-        int n = procinfo(buf, cap);
-        if (n < 0 || (unsigned long)n < cap) {
-            *out = buf;
-            return n;
-        }
-        free(buf);
-    }
-    return -ERANGE;
-}
-
 int main(int argc, char *argv[])
 {
     bool counts = false;
@@ -81,7 +63,7 @@ int main(int argc, char *argv[])
 
     read_logins();
     struct fl_procinfo *procs;
-    int n = snapshot(&procs);
+    int n = procinfo_snapshot(&procs);
     if (n < 0)
         die("who: procinfo: %s", strerror(n));
     for (int i = 0; i < n; i++) {

@@ -48,6 +48,7 @@ int   sys_thread_join(int tid, long *value);
 int   gettid(void);
 int   set_affinity(int tid, int hart);  /* tid 0 = caller; hart -1 = any */
 int   procinfo(struct fl_procinfo *buf, unsigned long max);  /* entries filled */
+int   procinfo_snapshot(struct fl_procinfo **out);           /* malloc'd table; count or -errno */
 int   times(struct fl_times *t);
 int   halt(int code);                   /* returns only on failure */
 int   sysinfo(struct fl_sysinfo *info);
