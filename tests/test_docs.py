@@ -54,8 +54,10 @@ def test_committed_bench_run_is_complete(bench_doc):
     assert "paths.png" in bench_doc["plots"]
     for name in bench_doc["plots"]:
         assert (RESULTS / name).read_bytes().startswith(PNG_MAGIC), name
-    # mm.png is mmbench's; multics-*.png are make repro-multics' (tools/multics.py).
-    others = {"mm.png", "multics-cpu.png", "multics-idle.png"}
+    # mm.png is mmbench's; multics-*.png are make repro-multics' (tools/multics.py);
+    # unix-*.png are make repro-unix's (tools/repro_unix.py).
+    others = {"mm.png", "multics-cpu.png", "multics-idle.png",
+              "unix-fig1-2.png", "unix-man.png", "unix-cpu.png", "unix-cc.png"}
     pngs = {p.name for p in RESULTS.glob("*.png")} - others
     assert pngs == set(bench_doc["plots"])
     for run in report.RUNS:

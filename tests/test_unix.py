@@ -174,3 +174,19 @@ def test_repro_unix_quick(build_dir, kernel_elf, initrd_cpio, tmp_path):
         assert seen(hi) > seen(lo)
     for png in ("unix-fig1-2.png", "unix-man.png", "unix-cpu.png", "unix-cc.png"):
         assert (out / png).stat().st_size > 0
+
+
+@pytest.mark.host
+def test_committed_report_is_what_the_tool_renders():
+    """docs/results/unix.md is exactly what tools/repro_unix.py renders from
+    the unix.json committed beside it (no hand edits, no stale tables), and
+    its plots are there."""
+    results = ROOT / "docs" / "results"
+    data = json.loads((results / "unix.json").read_text())
+    runs = data["runs"]
+    records = [r for run in runs for r in run["records"]]
+    an = repro_unix.analyse(records)
+    md = repro_unix.report(runs, an, data["config"], data["quick"], data["disklat"], data["meta"])
+    assert (results / "unix.md").read_text() == md
+    for png in ("unix-fig1-2.png", "unix-man.png", "unix-cpu.png", "unix-cc.png"):
+        assert (results / png).read_bytes().startswith(b"\x89PNG\r\n\x1a\n")

@@ -61,6 +61,7 @@ RUN_TIMEOUT = 3000.0       # host seconds for one probe run
 LOG_FILE = "plog"
 TASK_NAMES = {"man": "man man > /dev/null", "cpu": "cpubound (CPU-bound job)",
               "cc": "cc wordfreq.c (compile of a small C program)"}
+SHORT_NAMES = {"man": "man man", "cpu": "cpubound", "cc": "cc wordfreq.c"}
 BY_LABEL = {"users": "users logged in", "procs": "user processes"}
 TIME_LABEL = "response time (s, virtual; ~1 VAX 11/780 MIPS)"
 
@@ -355,7 +356,8 @@ def plots(an: dict, out: Path) -> None:
                 c = an["curves"][f"{task}/{mm}/{by}"]
                 xs = list(c)
                 ax.plot(xs, [c[x]["p75s"] for x in xs], marker="o", label=f"mm={mm}")
-            ax.set_title(f"{TASK_NAMES[task]}: 75th percentile (smoothed)", fontsize=10)
+            ax.set_title(f"{SHORT_NAMES[task]}: 75th percentile (smoothed), by {BY_LABEL[by]}",
+                         fontsize=10)
             ax.set_xlabel(BY_LABEL[by])
             ax.set_ylabel(TIME_LABEL)
             ax.legend()
@@ -392,6 +394,9 @@ def main(argv=None) -> int:
     out, workdir = Path(args.out), Path(args.workdir)
     out.mkdir(parents=True, exist_ok=True)
     workdir.mkdir(parents=True, exist_ok=True)
+    # The commit of the tree the run starts from (the kernel it boots was
+    # built from it), not of whatever the tree has become when it ends.
+    meta = {"date": None, "commit": git_commit()}
     disklat = disk_model_available(args, workdir)
     if not disklat:
         print(f"repro_unix: this kernel has no disklat=; the disk answers in host time",
@@ -409,8 +414,7 @@ def main(argv=None) -> int:
         print(f"repro_unix: runs with missing samples (a task failed or its line was lost): "
               f"{missing}", file=sys.stderr)
     an = analyse(records)
-    meta = {"date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "commit": git_commit()}
+    meta["date"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     (out / "unix.json").write_text(json.dumps(
         {"meta": meta, "quick": args.quick, "config": cfg, "disklat": disklat,
          "runs": [{k: v for k, v in run.items() if k != "log"} for run in runs],
