@@ -37,6 +37,7 @@ from types import SimpleNamespace
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import faultline as fq  # noqa: E402
+from faultline.progress import Progress  # noqa: E402
 import pctable  # noqa: E402
 
 PCS = ("inline", "daemon")
@@ -55,27 +56,6 @@ HOG_TIMEOUT = 1800.0
 LOAD_SETTLE_S = 0.5            # the spinners start before the workload does
 # The paper (Table III and its text), in microseconds of a 645.
 PAPER = {"inline_us": 2976, "daemon_us": 4430, "daemon_delay_us": 369, "break_even_idle": 0.80}
-
-
-class Progress:
-    """A one-line bar on stderr: [#####.....] step/steps what."""
-
-    WIDTH = 30
-
-    def __init__(self, steps: int, out=sys.stderr):
-        self.steps, self.done, self.out, self.t0 = steps, 0, out, time.time()
-
-    def step(self, what: str) -> None:
-        filled = self.WIDTH * self.done // max(self.steps, 1)
-        self.out.write(f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {self.done}/{self.steps} "
-                       f"{time.time() - self.t0:5.0f}s {what[:50]:<50}")
-        self.out.flush()
-        self.done += 1
-
-    def end(self) -> None:
-        self.done = self.steps
-        self.step("done")
-        self.out.write("\n")
 
 
 # ----- the idle-time runs --------------------------------------------------------

@@ -32,7 +32,6 @@ import json
 import re
 import subprocess
 import sys
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -40,6 +39,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import faultline as fq  # noqa: E402
+from faultline.progress import Progress  # noqa: E402
 import unixstats as st  # noqa: E402
 
 MANAGERS = ("swap", "paging")
@@ -78,30 +78,6 @@ PAPER = {
                  "number of users (better-behaved curves, Figures 9, 10).",
 }
 EVEN_RATIO = 1.25          # "roughly even": within 25% either way (geometric mean of p75s)
-
-
-# ----- progress ----------------------------------------------------------------------
-
-class Progress:
-    """A one-line bar on stderr shared by the runs: [#####.....] done/steps what."""
-
-    WIDTH = 30
-
-    def __init__(self, steps: int, out=sys.stderr):
-        self.steps, self.done, self.out, self.t0 = steps, 0, out, time.time()
-        self.lock = threading.Lock()
-
-    def advance(self, what: str, n: int = 1) -> None:
-        with self.lock:
-            self.done = min(self.done + n, self.steps)
-            filled = self.WIDTH * self.done // max(self.steps, 1)
-            self.out.write(f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {self.done}/{self.steps} "
-                           f"{time.time() - self.t0:5.0f}s {what[:50]:<50}")
-            self.out.flush()
-
-    def end(self) -> None:
-        self.advance("done", self.steps)
-        self.out.write("\n")
 
 
 # ----- one run: a manager, a number of users ------------------------------------------
