@@ -48,12 +48,15 @@ def test_repro_multics_quick(build_dir, kernel_elf, initrd_cpio, tmp_path):
     assert "[#####" in proc.stderr                      # the progress bar
     md = (out / "multics.md").read_text()
     assert "QUICK=1" in md and "| fault handler |" in md and "| core manager |" in md
-    # pc=daemon with a paging device: faults served from it, pages moved on
+    # pc=daemon with a paging device: pages written to it and moved on
     assert "pc=daemon pd=4M" in md and "| RWS moves (paging device to disk) |" in md
     assert "Break-even idle fraction" in md and "the paper's: about 0.80" in md
     data = json.loads((out / "multics.json").read_text())
     pd = data["table"]["daemon_pd"]["table"]
-    assert pd["pd_stores"] > 0 and pd["pd_reads"] > 0 and pd["rws_moves"] > 0, pd
+    # Not pd_reads: the quick run's one sequential hog comes back to a page
+    # after the FIFO paging device has moved it on (0 or 1 hits a run);
+    # tests/test_pd.py checks faults served from the paging device.
+    assert pd["pd_stores"] > 0 and pd["rws_moves"] > 0, pd
     assert data["table"]["daemon"]["table"]["pd_reads"] == 0
     assert {r["pc"] for r in data["idle"]} == {"inline", "daemon"}
     assert all(r["faults"] > 0 and 0.0 <= r["idle_fraction"] <= 1.0 for r in data["idle"])
