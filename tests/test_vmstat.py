@@ -21,6 +21,7 @@ FIELDS = ["mm", "page_size", "frames_total", "frames_free", "swap_total", "swap_
           "core_waits", "cm_passes", "cm_freed", "cm_handoffs", "pd_batches", "pd_writes",
           "prezeroed", "zeroed_fills", "frames_zeroed",
           "pd_records", "pd_free", "pd_stores", "pd_reads", "rws_moves", "pd_reclaimed", "pd_full",
+          "slots_reaped",
           "pcm_fault_cycles", "pcm_faults", "pcm_coremgr_cycles", "pcm_coremgr_runs",
           "pcm_pdmgr_cycles", "pcm_pdmgr_runs", "pcm_diskirq_cycles", "pcm_diskirqs",
           "pcm_rws_cycles", "pcm_rws_runs",

@@ -75,6 +75,7 @@ static const struct counter counters[] = {
     COUNTER(rws_moves,          NULL, false),
     COUNTER(pd_reclaimed,       NULL, false),
     COUNTER(pd_full,            NULL, false),
+    COUNTER(slots_reaped,       NULL, false),
     COUNTER(pcm_fault_cycles,   NULL, false),
     COUNTER(pcm_faults,         NULL, false),
     COUNTER(pcm_coremgr_cycles, NULL, false),

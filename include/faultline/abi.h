@@ -338,6 +338,7 @@ struct fl_vmstat {
     uint64_t rws_moves;        /* pages the PD manager moved from it to the disk */
     uint64_t pd_reclaimed;     /* records of dead pages it freed with no I/O */
     uint64_t pd_full;          /* write-behind that found it full and went to the disk */
+    uint64_t slots_reaped;     /* pc=daemon: disk slots of dead pages the PD manager freed */
     /* Page control's CPU by who spends it, in cycles (kernel/include/pcmeter.h;
      * 0 unless booted with pcmeters=on): user page faults entry to exit less time away;
      * the core and PD managers' threads; the disk's interrupt handler; and

@@ -52,6 +52,9 @@
                                         worth swapping to: run without swap */
 #define SWAP_MAX_SLOTS      (1U << 18) /* 1 GiB of page slots (8x the default memory): the
                                           bitmap is static, 32 KiB of kernel memory */
+#define SWAP_DEAD_SLOTS     256      /* pc=daemon: slots of dead pages waiting for the
+                                         PD manager to free them (1 KiB); more are freed
+                                         at once by whoever unmaps them */
 #define SWAP_IO_BATCH       16       /* page transfers in flight when a whole
                                         process moves (a queue's worth) */
 #define SWAPPER_PERIOD_MS   10       /* the swapper looks again after this when it

@@ -18,6 +18,7 @@ enum vm_counter {
     VM_PD_WRITES, VM_PREZEROED, VM_ZEROED_FILLS,
     /* pd= (pdmap.c) */
     VM_PD_STORES, VM_PD_READS, VM_RWS_MOVES, VM_PD_RECLAIMED, VM_PD_FULL,
+    VM_SLOTS_REAPED,
     VM_NCOUNTERS
 };
 

@@ -14,7 +14,9 @@
  *   pdmgr, the paging-device manager, owns the swap slots of page-outs:
  *   it gives each page handed to it a slot and starts the writes of the
  *   whole batch before it waits for any (the Multics optimisation), then
- *   ends each: the page is SWAPPED, its frame free.
+ *   ends each: the page is SWAPPED, its frame free. It also frees the
+ *   slots of pages that died (swap_free hands them over, up to
+ *   SWAP_DEAD_SLOTS at a time), and with pd= the paging device's records.
  *
  * The fault handler only takes a frame from the free list; when there is
  * none (at or below USER_FRAME_RESERVE) it lets go of its space's lock
@@ -30,6 +32,7 @@
 #include "frame.h"
 #include "transit.h"
 #include "pdmap.h"
+#include "swapspace.h"
 #include "param.h"
 #include "proc.h"
 #include "vmstat.h"
@@ -105,6 +108,9 @@ static void pdmgr(void *unused)
         rec_queued = 0;
         __atomic_store_n(&pd_reclaim, false, __ATOMIC_RELAXED);
         spin_unlock(&pc_lock);
+
+        /* Slots of pages that died since its last turn. */
+        swap_reap_dead();
 
         /* pd=: room on the paging device for the batch, moving its
          * oldest pages to the disk (RWS), metered on their own. */
@@ -425,6 +431,9 @@ static void daemon_start(uint32_t low, uint32_t high)
     pdmgr_thread = proc_start_system("pdmgr", pdmgr, NULL);
     if (!coremgr_thread || !pdmgr_thread)
         panic("pc: no process slot for the page daemon");
+    /* Dead pages' disk slots are the PD manager's to free, as it frees
+     * the paging device's records (Multics' PD manager reclaimed both). */
+    swap_defer_dead();
     /* A free list's worth of frames zeroed in the first idle time. */
     zero_pending = true;
     sched_idle_work = idle_work;

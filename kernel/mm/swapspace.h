@@ -17,6 +17,13 @@ void     swap_init(void);
 uint32_t swap_alloc(uint32_t n);
 void     swap_free(uint32_t slot, uint32_t n);      /* panics on a bad free */
 void     swap_usage(uint64_t *total, uint64_t *used);
+/* pc=daemon: from now on a dead page's slot is handed to the PD manager,
+ * which frees the waiting ones with swap_reap_dead() (returns how many).
+ * Waiting slots count as free, and an allocation that finds the device
+ * full frees them itself first, so the hand-over never makes the device
+ * look fuller than it is. */
+void     swap_defer_dead(void);
+uint32_t swap_reap_dead(void);
 uint64_t swap_free_slots(void);
 
 /* One page between a frame and a slot; sleeps. 0 or -EIO. */

@@ -85,5 +85,6 @@ long sys_vmstat(uint64_t ubuf)
     st.rws_moves = get(VM_RWS_MOVES);
     st.pd_reclaimed = get(VM_PD_RECLAIMED);
     st.pd_full = get(VM_PD_FULL);
+    st.slots_reaped = get(VM_SLOTS_REAPED);
     return copy_to_user(ubuf, &st, sizeof st) ? -EFAULT : 0;
 }
