@@ -44,7 +44,7 @@ DTC = "dtc"
 PROGRAMS = {
     "fdt": ["kernel/fdt/fdt.c", "kernel/fdt/fdt_board.c", "kernel/arch/riscv64/fdt_riscv.c",
             "kernel/lib/kstrlcpy.c"],
-    "param": ["kernel/core/param.c", "kernel/lib/kstrlcpy.c"],
+    "param": ["kernel/core/param.c", "kernel/lib/kstrlcpy.c", "kernel/lib/ktext.c"],
     "elf": ["kernel/lib/elf.c"],
     "initrd": ["kernel/fs/initrd.c"],
     "coremap": ["kernel/mm/coremap.c"],

@@ -9,6 +9,7 @@
 #include "param.h"
 #include "config.h"
 #include "kstring.h"
+#include "ktext.h"
 
 #define PARAM_ASSIGN      '='
 #define DEFAULT_INIT_PATH "/init"
@@ -17,50 +18,6 @@
 #define SIZE_SHIFT_M      20
 #define SIZE_SHIFT_G      30
 #define DECIMAL_BASE      10u
-#define U64_DECIMAL_DIGITS 20   /* 18446744073709551615 */
-
-/* ------------------------------------------------------------------ */
-/* bounded message writer: always NUL-terminated, silently truncating   */
-
-struct text {
-    char  *buf;
-    size_t cap;
-    size_t len;
-};
-
-static struct text text_start(char *buf, size_t cap)
-{
-    struct text t = { buf, cap, 0 };
-    if (cap > 0)
-        buf[0] = '\0';
-    return t;
-}
-
-static void text_putn(struct text *t, const char *s, size_t n)
-{
-    if (t->cap == 0)
-        return;
-    for (size_t i = 0; i < n && t->len + 1 < t->cap; i++)
-        t->buf[t->len++] = s[i];
-    t->buf[t->len] = '\0';
-}
-
-static void text_put(struct text *t, const char *s)
-{
-    text_putn(t, s, strlen(s));
-}
-
-static void text_put_u64(struct text *t, uint64_t v)
-{
-    char digits[U64_DECIMAL_DIGITS];
-    size_t n = 0;
-    do {
-        digits[n++] = (char)('0' + v % DECIMAL_BASE);
-        v /= DECIMAL_BASE;
-    } while (v != 0);
-    while (n > 0)
-        text_putn(t, &digits[--n], 1);
-}
 
 /* ------------------------------------------------------------------ */
 /* the table                                                           */
@@ -97,7 +54,20 @@ struct param_spec {
     size_t nchoices;
     void (*set_choice)(struct boot_params *p, int value);
     int  (*get_choice)(const struct boot_params *p);
+    /* for keys of one uint32_t field (freemin, freemax, disklat, pdlat):
+     * its offset in struct boot_params, so one parser serves each kind */
+    size_t field;
 };
+
+static uint32_t *spec_field(const struct param_spec *spec, struct boot_params *p)
+{
+    return (uint32_t *)((char *)p + spec->field);
+}
+
+static uint32_t spec_value(const struct param_spec *spec, const struct boot_params *p)
+{
+    return *(const uint32_t *)((const char *)p + spec->field);
+}
 
 /* enum fields have distinct types, so each gets a tiny accessor pair */
 static void set_mm(struct boot_params *p, int v)      { p->mm = (enum mm_kind)v; }
@@ -255,8 +225,8 @@ static void show_mem(const struct param_spec *spec, const struct boot_params *p,
 
 /* --- freemin=N, freemax=N: pc=daemon's free-list water marks, in frames --- */
 
-static int apply_frames(uint32_t *field, const char *value, size_t len, bool has_value,
-                        const char **why)
+static int apply_frames(const struct param_spec *spec, struct boot_params *p,
+                        const char *value, size_t len, bool has_value, const char **why)
 {
     uint64_t v;
     if (!has_value || !all_digits(value, len) || params_parse_size(value, len, &v) != 0)
@@ -265,26 +235,13 @@ static int apply_frames(uint32_t *field, const char *value, size_t len, bool has
         *why = "out of range";
         return -1;
     }
-    *field = (uint32_t)v;
+    *spec_field(spec, p) = (uint32_t)v;
     return 0;
 }
 
-static int apply_freemin(const struct param_spec *spec, struct boot_params *p,
-                         const char *value, size_t len, bool has_value, const char **why)
+static void valid_frames(const struct param_spec *spec, struct text *t)
 {
     (void)spec;
-    return apply_frames(&p->freemin, value, len, has_value, why);
-}
-
-static int apply_freemax(const struct param_spec *spec, struct boot_params *p,
-                         const char *value, size_t len, bool has_value, const char **why)
-{
-    (void)spec;
-    return apply_frames(&p->freemax, value, len, has_value, why);
-}
-
-static void valid_frames(struct text *t)
-{
     text_put(t, "a number of frames from ");
     text_put_u64(t, PC_FREE_MIN_FRAMES);
     text_put(t, " to ");
@@ -292,36 +249,27 @@ static void valid_frames(struct text *t)
     text_put(t, ", freemin below freemax, with pc=daemon (the boot also keeps freemax "
                 "to at most a quarter of memory)");
 }
-static void valid_freemin(const struct param_spec *spec, struct text *t) { (void)spec; valid_frames(t); }
-static void valid_freemax(const struct param_spec *spec, struct text *t) { (void)spec; valid_frames(t); }
-
-static void show_frames(const char *key, uint32_t v, struct text *t)
+static void show_frames(const struct param_spec *spec, const struct boot_params *p,
+                        struct text *t)
 {
+    uint32_t v = spec_value(spec, p);
     if (!v)
         return;
-    text_put(t, key);
+    text_put(t, spec->key);
     text_put(t, "=");
     text_put_u64(t, v);
 }
-static void show_freemin(const struct param_spec *spec, const struct boot_params *p, struct text *t)
-{
-    show_frames(spec->key, p->freemin, t);
-}
-static void show_freemax(const struct param_spec *spec, const struct boot_params *p, struct text *t)
-{
-    show_frames(spec->key, p->freemax, t);
-}
-
-/* --- disklat=TIME: a block device's modelled service time --- */
+/* --- disklat=TIME, pdlat=TIME: a block device's modelled service time --- */
 
 #define US_PER_MS 1000u
 
 /* "0", or digits followed by "us" or "ms", into microseconds. A bare
  * non-zero number is refused: 30 means 30ms to one reader and 30us to the
  * next. */
-static int apply_latency(uint32_t *field, const char *value, size_t len, bool has_value,
-                         const char **why)
+static int apply_latency(const struct param_spec *spec, struct boot_params *p,
+                         const char *value, size_t len, bool has_value, const char **why)
 {
+    uint32_t *field = spec_field(spec, p);
     if (!has_value)
         return -1;
     if (len == 1 && value[0] == '0') {
@@ -352,36 +300,27 @@ static int apply_latency(uint32_t *field, const char *value, size_t len, bool ha
     return 0;
 }
 
-static void valid_latency(struct text *t)
+static void valid_latency(const struct param_spec *spec, struct text *t)
 {
+    (void)spec;
     text_put(t, "0 (off), or a time with a unit, us or ms, up to ");
     text_put_u64(t, BLK_LATENCY_MAX_US / US_PER_MS);
     text_put(t, "ms (e.g. 30ms, 250us)");
 }
 
-static void show_latency(const char *key, uint32_t us, struct text *t)
+static void show_latency(const struct param_spec *spec, const struct boot_params *p,
+                         struct text *t)
 {
+    uint32_t us = spec_value(spec, p);
     if (!us)
         return;
-    text_put(t, key);
+    text_put(t, spec->key);
     text_put(t, "=");
     text_put_u64(t, us % US_PER_MS ? us : us / US_PER_MS);
     text_put(t, us % US_PER_MS ? "us" : "ms");
 }
 
-static int apply_disklat(const struct param_spec *spec, struct boot_params *p,
-                         const char *value, size_t len, bool has_value, const char **why)
-{
-    (void)spec;
-    return apply_latency(&p->disklat_us, value, len, has_value, why);
-}
-static void valid_disklat(const struct param_spec *spec, struct text *t) { (void)spec; valid_latency(t); }
-static void show_disklat(const struct param_spec *spec, const struct boot_params *p, struct text *t)
-{
-    show_latency(spec->key, p->disklat_us, t);
-}
-
-/* --- pd=SIZE, pdlat=TIME: the paging device --- */
+/* --- pd=SIZE: the paging device --- */
 
 static int apply_pd(const struct param_spec *spec, struct boot_params *p,
                     const char *value, size_t len, bool has_value, const char **why)
@@ -421,18 +360,6 @@ static void show_pd(const struct param_spec *spec, const struct boot_params *p, 
     text_put(t, "=");
     text_put_u64(t, p->pd_size >> (whole_mib ? SIZE_SHIFT_M : SIZE_SHIFT_K));
     text_put(t, whole_mib ? "M" : "K");
-}
-
-static int apply_pdlat(const struct param_spec *spec, struct boot_params *p,
-                       const char *value, size_t len, bool has_value, const char **why)
-{
-    (void)spec;
-    return apply_latency(&p->pdlat_us, value, len, has_value, why);
-}
-static void valid_pdlat(const struct param_spec *spec, struct text *t) { (void)spec; valid_latency(t); }
-static void show_pdlat(const struct param_spec *spec, const struct boot_params *p, struct text *t)
-{
-    show_latency(spec->key, p->pdlat_us, t);
 }
 
 /* --- init=PATH --- */
@@ -493,9 +420,12 @@ static void show_quiet(const struct param_spec *spec, const struct boot_params *
 }
 
 #define CHOICE_KEY(name, table, setter, getter) \
-    { name, apply_choice, valid_choice, show_choice, table, ARRAY_SIZE(table), setter, getter }
+    { name, apply_choice, valid_choice, show_choice, table, ARRAY_SIZE(table), setter, getter, 0 }
 #define CUSTOM_KEY(name, stem) \
-    { name, apply_##stem, valid_##stem, show_##stem, NULL, 0, NULL, NULL }
+    { name, apply_##stem, valid_##stem, show_##stem, NULL, 0, NULL, NULL, 0 }
+#define FIELD_KEY(name, kind, member) \
+    { name, apply_##kind, valid_##kind, show_##kind, NULL, 0, NULL, NULL, \
+      offsetof(struct boot_params, member) }
 
 static const struct param_spec param_table[] = {
     CHOICE_KEY("mm", mm_choices, set_mm, get_mm),
@@ -505,18 +435,18 @@ static const struct param_spec param_table[] = {
     CUSTOM_KEY("init", init),
     CUSTOM_KEY("quiet", quiet),
     { "meters", apply_choice, valid_choice, show_choice_if_set, meters_choices,
-      ARRAY_SIZE(meters_choices), set_meters, get_meters },
+      ARRAY_SIZE(meters_choices), set_meters, get_meters, 0 },
     { "lightsys", apply_choice, valid_choice, show_choice_if_set, lightsys_choices,
-      ARRAY_SIZE(lightsys_choices), set_lightsys, get_lightsys },
+      ARRAY_SIZE(lightsys_choices), set_lightsys, get_lightsys, 0 },
     { "selftest", apply_choice, valid_choice, show_choice_if_set, selftest_choices,
-      ARRAY_SIZE(selftest_choices), set_selftest, get_selftest },
-    CUSTOM_KEY("freemin", freemin),
-    CUSTOM_KEY("freemax", freemax),
-    CUSTOM_KEY("disklat", disklat),
+      ARRAY_SIZE(selftest_choices), set_selftest, get_selftest, 0 },
+    FIELD_KEY("freemin", frames, freemin),
+    FIELD_KEY("freemax", frames, freemax),
+    FIELD_KEY("disklat", latency, disklat_us),
     CUSTOM_KEY("pd", pd),
-    CUSTOM_KEY("pdlat", pdlat),
+    FIELD_KEY("pdlat", latency, pdlat_us),
     { "pcmeters", apply_choice, valid_choice, show_choice_if_set, pcmeters_choices,
-      ARRAY_SIZE(pcmeters_choices), set_pcmeters, get_pcmeters },
+      ARRAY_SIZE(pcmeters_choices), set_pcmeters, get_pcmeters, 0 },
 };
 
 /* ------------------------------------------------------------------ */
@@ -622,7 +552,7 @@ static int check_free_marks(const struct boot_params *p, struct text *err)
     if ((p->freemin || p->freemax) && p->pc != PC_DAEMON) {
         text_put(err, p->freemin ? "freemin=" : "freemax=");
         text_put(err, " needs pc=daemon: only the page daemon keeps a free list; valid: ");
-        valid_frames(err);
+        valid_frames(NULL, err);
         return -1;
     }
     if (p->freemin && p->freemax && p->freemin >= p->freemax) {
@@ -631,7 +561,7 @@ static int check_free_marks(const struct boot_params *p, struct text *err)
         text_put(err, " is not below freemax=");
         text_put_u64(err, p->freemax);
         text_put(err, "; valid: ");
-        valid_frames(err);
+        valid_frames(NULL, err);
         return -1;
     }
     return 0;
@@ -649,7 +579,7 @@ static int check_pd(const struct boot_params *p, struct text *err)
     }
     if (p->pdlat_us && !p->pd_size) {
         text_put(err, "pdlat= needs pd=: it is the paging device's service time; valid: ");
-        valid_latency(err);
+        valid_latency(NULL, err);
         return -1;
     }
     return 0;
