@@ -65,6 +65,9 @@ struct aspace {
     pagetable_t root;
     struct region regions[ASPACE_MAX_REGIONS];
     int nregions;
+    int region_hint;              /* the slot aspace_find_region found last: a
+                                     fault's page is most often in the region
+                                     of the one before (checked, never trusted) */
     vaddr_t heap_start, brk;
     uint64_t resident;           /* user pages in memory (present or hidden) */
     uint64_t swapped;            /* pages in swap slots (SWAPPED entries) */

@@ -201,9 +201,18 @@ int aspace_add_image(struct aspace *as, vaddr_t start, vaddr_t end, unsigned pro
 
 struct region *aspace_find_region(struct aspace *as, vaddr_t va)
 {
+    /* Regions never overlap, so a slot whose range holds va is va's
+     * region, whatever moved since the hint was left: slots that munmap
+     * refilled or emptied need no invalidation. Relaxed: a hint read by
+     * a caller without the space's lock may be stale, not wrong. */
+    int h = __atomic_load_n(&as->region_hint, __ATOMIC_RELAXED);
+    if (h < as->nregions && va >= as->regions[h].start && va < as->regions[h].end)
+        return &as->regions[h];
     for (int i = 0; i < as->nregions; i++)
-        if (va >= as->regions[i].start && va < as->regions[i].end)
+        if (va >= as->regions[i].start && va < as->regions[i].end) {
+            __atomic_store_n(&as->region_hint, i, __ATOMIC_RELAXED);
             return &as->regions[i];
+        }
     return NULL;
 }
 
