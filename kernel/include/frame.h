@@ -19,6 +19,10 @@ void frames_init(paddr_t ram_base, paddr_t ram_top, paddr_t first_free,
 paddr_t frame_alloc(enum frame_state state);          /* 0 when memory is exhausted */
 paddr_t frame_alloc_zeroed(enum frame_state state);
 void    frame_free(paddr_t pa);                        /* panics on a double free */
+/* The same for a frame the caller has left all zero (a page table whose
+ * entries it cleared): it joins the zeroed frames, so the next
+ * frame_alloc_zeroed that takes it writes nothing. */
+void    frame_free_zeroed(paddr_t pa);
 /* A user frame (FRAME_USER, owner and page recorded). The replacement
  * clock takes a user frame only once the owner's entry for the page maps
  * it, so a frame filled under the owner's lock needs no pin; one filled or

@@ -153,15 +153,38 @@ static void destroy_leaf(vaddr_t va, void *leaf, void *ctx)
         aspace_release_frame(ctx, pa);
 }
 
+int aspace_ranges(const struct aspace *as, struct mmu_range out[ASPACE_MAX_REGIONS])
+{
+    /* Insertion sort: a few regions, mostly added in address order. */
+    int n = 0;
+    for (int i = 0; i < as->nregions; i++) {
+        const struct region *r = &as->regions[i];
+        if (r->start == r->end)
+            continue;
+        int j = n++;
+        for (; j > 0 && out[j - 1].start > r->start; j--)
+            out[j] = out[j - 1];
+        out[j] = (struct mmu_range){ r->start, r->end };
+    }
+    return n;
+}
+
 void aspace_destroy(struct aspace *as)
 {
     release_harts(as);
     /* The lock keeps the replacement clock away: it only takes a page
      * whose space it can lock. */
     sleeplock_acquire(&as->lock);
-    mmu_for_each_user_leaf(as->root, destroy_leaf, as);
-    mmu_free_user_root(as->root);
+    struct mmu_range ranges[ASPACE_MAX_REGIONS];
+    int n = aspace_ranges(as, ranges);
+    /* Every page lies in a region and every table page on the way to one
+     * (munmap, sbrk and a failed pool unhook the tables they empty), so
+     * the walk of the regions alone finds them all. */
+    mmu_destroy_user(as->root, ranges, n, destroy_leaf, as);
     as->root = 0;
+    if (as->resident || as->swapped)
+        panic("aspace: %lu resident and %lu swapped pages outside every region",
+              as->resident, as->swapped);
     uncommit_pages(as->lazy_pages);
     as->lazy_pages = 0;
     sleeplock_release(&as->lock);

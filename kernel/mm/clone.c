@@ -141,7 +141,11 @@ int aspace_clone(struct aspace *src, struct aspace **out)
     struct clone_ctx cc = { src, dst, rc };
     if (!cc.rc)
         dst->lazy_pages = src->lazy_pages;
-    mmu_for_each_user_leaf(src->root, copy_leaf, &cc);
+    /* Only the regions' pages: the walk costs what is mapped, not what
+     * the page tables could hold. */
+    struct mmu_range ranges[ASPACE_MAX_REGIONS];
+    int n = aspace_ranges(src, ranges);
+    mmu_for_each_user_leaf_in(src->root, ranges, n, copy_leaf, &cc);
     sleeplock_release(&dst->lock);
     sleeplock_release(&src->lock);
     if (cc.rc) {

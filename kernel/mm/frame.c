@@ -96,15 +96,26 @@ paddr_t frame_alloc_zeroed(enum frame_state state)
     return pa;
 }
 
-void frame_free(paddr_t pa)
+static void free_one(paddr_t pa, bool zeroed)
 {
     spin_lock(&frames_lock);
-    int rc = coremap_free(&core, pa >> PAGE_SHIFT);
+    pfn_t pfn = pa >> PAGE_SHIFT;
+    int rc = zeroed ? coremap_free_zeroed(&core, pfn) : coremap_free(&core, pfn);
     enum water_event ev = coremap_water(&core);
     spin_unlock(&frames_lock);
     water_report(ev);
     if (rc)
         panic("frames: bad free of %lx (double free, pinned or not RAM)", (uint64_t)pa);
+}
+
+void frame_free(paddr_t pa)
+{
+    free_one(pa, false);
+}
+
+void frame_free_zeroed(paddr_t pa)
+{
+    free_one(pa, true);
 }
 
 /* A user frame with its core-map owner set in the same lock hold, if

@@ -238,32 +238,6 @@ static inline bool group_empty(const pte_t *t)
     return ((t[0] | t[1]) | (t[2] | t[3]) | (t[4] | t[5]) | (t[6] | t[7])) == 0;
 }
 
-/* Frees the tables below entries [0, n) of table t, of level `level`. */
-static void free_tables_below(pte_t *t, int n, int level)
-{
-    for (int g = 0; g < n; g += SCAN_GROUP) {
-        if (group_empty(&t[g]))
-            continue;
-        for (int i = g; i < g + SCAN_GROUP; i++) {
-            if (!(t[i] & PTE_V))
-                continue;
-            if (t[i] & PTE_LEAF_BITS)
-                panic("mmu: leaf %lx still mapped when freeing table", (uint64_t)t[i]);
-            if (level > 0) {
-                paddr_t below = pte_pa(t[i]);
-                free_tables_below(table_of(below), PT_ENTRIES, level - 1);
-                frame_free(below);
-            }
-        }
-    }
-}
-
-void mmu_free_user_root(pagetable_t root)
-{
-    free_tables_below(table_of(root), ROOT_KERNEL_FIRST, SV39_LEVELS - 1);
-    frame_free(root);
-}
-
 static bool table_empty(const pte_t *t)
 {
     for (int g = 0; g < PT_ENTRIES; g += SCAN_GROUP)
@@ -333,6 +307,99 @@ void mmu_for_each_user_leaf(pagetable_t root,
                             void (*fn)(vaddr_t va, void *leaf, void *ctx), void *ctx)
 {
     for_each(root, SV39_LEVELS - 1, 0, fn, ctx);
+}
+
+/* One walk over the entries that cover part of w->r[from..n): each entry
+ * is visited once even when several ranges share it, in address order
+ * (the ranges are sorted), empty groups of entries skipped on one test.
+ * With free_tables, every table below is freed after its entries were
+ * (fn clears each leaf; the ranges cover every entry that is not empty),
+ * so it goes back known to be zero. */
+struct range_walk {
+    const struct mmu_range *r;
+    int n;
+    void (*fn)(vaddr_t va, void *leaf, void *ctx);
+    void *ctx;
+    bool free_tables;
+};
+
+static void walk_ranges(const struct range_walk *w, pte_t *t, int level, vaddr_t base, int from)
+{
+    uint64_t step = level_size(level);
+    unsigned nent = level == SV39_LEVELS - 1 ? ROOT_KERNEL_FIRST : PT_ENTRIES;
+    vaddr_t top = base + step * nent;
+    unsigned next = 0;          /* entries below it were visited */
+    for (int k = from; k < w->n; k++) {
+        const struct mmu_range *r = &w->r[k];
+        if (r->end <= base)
+            continue;
+        if (r->start >= top)
+            break;
+        unsigned first = r->start > base ? (unsigned)((r->start - base) / step) : 0;
+        unsigned last = r->end >= top ? nent : (unsigned)((r->end - base + step - 1) / step);
+        if (first < next)
+            first = next;
+        for (unsigned i = first; i < last; i++) {
+            if (i % SCAN_GROUP == 0 && i + SCAN_GROUP <= last && group_empty(&t[i])) {
+                i += SCAN_GROUP - 1;
+                continue;
+            }
+            pte_t e = t[i];
+            if (!e)
+                continue;
+            vaddr_t va = base + (uint64_t)i * step;
+            if (level == 0) {
+                /* Software states live in entries that are not valid. */
+                w->fn(va, &t[i], w->ctx);
+                if (w->free_tables && t[i])
+                    panic("mmu: leaf %lx at %lx still there when freeing its table",
+                          (uint64_t)t[i], va);
+                continue;
+            }
+            if (!(e & PTE_V) || (e & PTE_LEAF_BITS)) {
+                if (w->free_tables)
+                    panic("mmu: entry %lx at %lx is no table", (uint64_t)e, va);
+                continue;        /* user space has no large pages */
+            }
+            pte_t *child = table_of(pte_pa(e));
+            walk_ranges(w, child, level - 1, va, k);
+            if (w->free_tables) {
+#ifdef FL_DEBUG
+                if (!table_empty(child))
+                    panic("mmu: table %lx under %lx maps outside the space's ranges",
+                          pte_pa(e), va);
+#endif
+                t[i] = 0;
+                frame_free_zeroed(pte_pa(e));
+            }
+        }
+        if (last > next)
+            next = last;
+    }
+}
+
+void mmu_for_each_user_leaf_in(pagetable_t root, const struct mmu_range *r, int n,
+                               void (*fn)(vaddr_t va, void *leaf, void *ctx), void *ctx)
+{
+    struct range_walk w = { r, n, fn, ctx, false };
+    walk_ranges(&w, table_of(root), SV39_LEVELS - 1, 0, 0);
+}
+
+void mmu_destroy_user(pagetable_t root, const struct mmu_range *r, int n,
+                      void (*fn)(vaddr_t va, void *leaf, void *ctx), void *ctx)
+{
+    struct range_walk w = { r, n, fn, ctx, true };
+    pte_t *t = table_of(root);
+    walk_ranges(&w, t, SV39_LEVELS - 1, 0, 0);
+    /* The user half is empty now; the kernel half was copied in by
+     * mmu_new_user_root. Cleared, the root goes back zero like the rest. */
+    for (int i = ROOT_KERNEL_FIRST; i < PT_ENTRIES; i++)
+        t[i] = 0;
+#ifdef FL_DEBUG
+    if (!table_empty(t))
+        panic("mmu: root %lx maps outside the space's ranges", root);
+#endif
+    frame_free_zeroed(root);
 }
 
 void mmu_activate(pagetable_t root)
