@@ -131,7 +131,8 @@ int aspace_clone(struct aspace *src, struct aspace **out)
      * so it may nest in the parent's, of the same rank (lockrank.h). */
     sleeplock_acquire(&src->lock);
     sleeplock_acquire_fresh(&dst->lock);
-    memcpy(dst->regions, src->regions, sizeof dst->regions);
+    /* The regions in use only: the array has room for many more. */
+    memcpy(dst->regions, src->regions, src->nregions * sizeof dst->regions[0]);
     dst->nregions = src->nregions;
     dst->heap_start = src->heap_start;
     dst->brk = src->brk;
