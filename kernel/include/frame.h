@@ -23,6 +23,9 @@ void    frame_free(paddr_t pa);                        /* panics on a double fre
  * entries it cleared): it joins the zeroed frames, so the next
  * frame_alloc_zeroed that takes it writes nothing. */
 void    frame_free_zeroed(paddr_t pa);
+/* frame_free of pa[0..n) in one hold of the frames lock: exit frees a
+ * process's pages in batches. */
+void    frame_free_many(const paddr_t *pa, int n);
 /* A user frame (FRAME_USER, owner and page recorded). The replacement
  * clock takes a user frame only once the owner's entry for the page maps
  * it, so a frame filled under the owner's lock needs no pin; one filled or
@@ -30,6 +33,10 @@ void    frame_free_zeroed(paddr_t pa);
  * are at or below USER_FRAME_RESERVE, which keeps frames for page tables
  * and kernel stacks when user pages have filled memory. */
 paddr_t frame_alloc_user(void *owner, uint64_t vpn);
+/* The same, marked dirty from the start (FRAME_F_DIRTY): for a frame
+ * that will hold what nothing else does, fork's copy, without a second
+ * hold of the frames lock to say so. */
+paddr_t frame_alloc_user_dirty(void *owner, uint64_t vpn);
 /* Water marks of free frames for page control (coremap_water): hook is
  * called, with no lock held, when an allocation takes free frames down to
  * low and when frees bring them back up to high. */

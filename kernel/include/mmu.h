@@ -98,6 +98,10 @@ int  mmu_prepare(pagetable_t root, vaddr_t va, int level);
 
 /* A new user root with the kernel half copied from kernel_pagetable. */
 pagetable_t mmu_new_user_root(void);
+/* The entry for va if it is in the same last-level table as `leaf`, the
+ * entry for leaf_va; NULL if it is in another. A walk over neighbouring
+ * pages (fork's copy) takes the next entry without walking again. */
+void *mmu_leaf_near(void *leaf, vaddr_t leaf_va, vaddr_t va);
 /* A span of user addresses, page aligned, end exclusive. */
 struct mmu_range { vaddr_t start, end; };
 /* Ends a user page table: calls fn for every user leaf entry in the

@@ -145,12 +145,36 @@ void aspace_release_frame(struct aspace *as, paddr_t pa)
         frame_free(pa);
 }
 
+/* Exit's frames, freed a batch at a time in one hold of the frames lock.
+ * The space is no hart's any more (release_harts): a frame may go as
+ * soon as its entry is cleared. */
+#define DESTROY_BATCH 32
+struct destroy_ctx {
+    struct aspace *as;
+    int n;
+    paddr_t batch[DESTROY_BATCH];
+};
+
+static void destroy_flush(struct destroy_ctx *dc)
+{
+    frame_free_many(dc->batch, dc->n);
+    dc->n = 0;
+}
+
 static void destroy_leaf(vaddr_t va, void *leaf, void *ctx)
 {
     (void)va;
-    paddr_t pa = aspace_drop_leaf(ctx, leaf);
-    if (pa)
-        aspace_release_frame(ctx, pa);
+    struct destroy_ctx *dc = ctx;
+    paddr_t pa = aspace_drop_leaf(dc->as, leaf);
+    if (!pa)
+        return;
+    if (dc->as->lent) {
+        aspace_release_frame(dc->as, pa);   /* maybe a handler's frame */
+        return;
+    }
+    dc->batch[dc->n++] = pa;
+    if (dc->n == DESTROY_BATCH)
+        destroy_flush(dc);
 }
 
 int aspace_ranges(const struct aspace *as, struct mmu_range out[ASPACE_MAX_REGIONS])
@@ -180,7 +204,9 @@ void aspace_destroy(struct aspace *as)
     /* Every page lies in a region and every table page on the way to one
      * (munmap, sbrk and a failed pool unhook the tables they empty), so
      * the walk of the regions alone finds them all. */
-    mmu_destroy_user(as->root, ranges, n, destroy_leaf, as);
+    struct destroy_ctx dc = { .as = as, .n = 0 };
+    mmu_destroy_user(as->root, ranges, n, destroy_leaf, &dc);
+    destroy_flush(&dc);
     as->root = 0;
     if (as->resident || as->swapped)
         panic("aspace: %lu resident and %lu swapped pages outside every region",

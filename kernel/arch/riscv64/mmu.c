@@ -18,6 +18,21 @@
 
 pagetable_t kernel_pagetable;
 
+/* The kernel half's root entries that are not empty, by index: a new user
+ * root, taken zeroed, gets only these (a handful, where the half has 256
+ * entries), and exit clears only these. Listed at the first user root:
+ * every root entry of the kernel's is made at boot (kmap_init prepares
+ * the kernel-stack area's too, so that stacks show in every space), and
+ * adding one after the list is made panics (kernel_root_grows). */
+static uint16_t kroot_used[PT_ENTRIES - ROOT_KERNEL_FIRST];
+static int kroot_nused = -1;            /* -1: not listed yet */
+
+static void kernel_root_grows(pagetable_t root, vaddr_t va)
+{
+    if (root == kernel_pagetable && __atomic_load_n(&kroot_nused, __ATOMIC_ACQUIRE) >= 0)
+        panic("mmu: kernel root entry for %lx added after user roots copied the half", va);
+}
+
 static inline pte_t *table_of(paddr_t pa) { return (pte_t *)PA_TO_KVA(pa); }
 static inline paddr_t pte_pa(pte_t e) { return (e >> PTE_PPN_SHIFT) << PAGE_SHIFT; }
 static inline pte_t pa_pte(paddr_t pa) { return (pa >> PAGE_SHIFT) << PTE_PPN_SHIFT; }
@@ -66,6 +81,8 @@ static pte_t *walk(pagetable_t root, vaddr_t va, int level, bool create)
         }
         if (!create)
             return NULL;
+        if (l == SV39_LEVELS - 1)
+            kernel_root_grows(root, va);
         paddr_t t = frame_alloc_zeroed(FRAME_PAGETABLE);
         if (!t)
             return NULL;
@@ -86,6 +103,8 @@ int mmu_map_range(pagetable_t root, vaddr_t va, paddr_t pa, uint64_t size, unsig
         int level = SV39_LEVELS - 1;
         while (level > 0 && (((va | pa) & (level_size(level) - 1)) || size < level_size(level)))
             level--;
+        if (level == SV39_LEVELS - 1)
+            kernel_root_grows(root, va);
         pte_t *e = walk(root, va, level, true);
         if (!e)
             return -ENOMEM;
@@ -100,6 +119,13 @@ int mmu_map_range(pagetable_t root, vaddr_t va, paddr_t pa, uint64_t size, unsig
 void *mmu_leaf(pagetable_t root, vaddr_t va, bool create)
 {
     return walk(root, va, 0, create);
+}
+
+void *mmu_leaf_near(void *leaf, vaddr_t leaf_va, vaddr_t va)
+{
+    if ((leaf_va ^ va) >> (PAGE_SHIFT + VPN_BITS))
+        return NULL;
+    return (pte_t *)leaf + ((int64_t)(va >> PAGE_SHIFT) - (int64_t)(leaf_va >> PAGE_SHIFT));
 }
 
 void mmu_leaf_set(void *leaf, paddr_t pa, unsigned prot)
@@ -219,8 +245,17 @@ pagetable_t mmu_new_user_root(void)
     if (!root)
         return 0;
     pte_t *dst = table_of(root), *src = table_of(kernel_pagetable);
-    for (int i = ROOT_KERNEL_FIRST; i < PT_ENTRIES; i++)
-        dst[i] = src[i];
+    int n = __atomic_load_n(&kroot_nused, __ATOMIC_ACQUIRE);
+    if (n < 0) {
+        /* Two first callers list the same entries: either may publish. */
+        n = 0;
+        for (int i = ROOT_KERNEL_FIRST; i < PT_ENTRIES; i++)
+            if (src[i])
+                kroot_used[n++] = (uint16_t)i;
+        __atomic_store_n(&kroot_nused, n, __ATOMIC_RELEASE);
+    }
+    for (int k = 0; k < n; k++)
+        dst[kroot_used[k]] = src[kroot_used[k]];
     return root;
 }
 
@@ -391,10 +426,11 @@ void mmu_destroy_user(pagetable_t root, const struct mmu_range *r, int n,
     struct range_walk w = { r, n, fn, ctx, true };
     pte_t *t = table_of(root);
     walk_ranges(&w, t, SV39_LEVELS - 1, 0, 0);
-    /* The user half is empty now; the kernel half was copied in by
-     * mmu_new_user_root. Cleared, the root goes back zero like the rest. */
-    for (int i = ROOT_KERNEL_FIRST; i < PT_ENTRIES; i++)
-        t[i] = 0;
+    /* The user half is empty now; the kernel half has only the entries
+     * mmu_new_user_root copied in. Cleared, the root goes back zero like
+     * the rest. */
+    for (int k = 0; k < kroot_nused; k++)
+        t[kroot_used[k]] = 0;
 #ifdef FL_DEBUG
     if (!table_empty(t))
         panic("mmu: root %lx maps outside the space's ranges", root);
