@@ -394,6 +394,8 @@ static long kill_one(struct proc *p, int sig, int from)
     return 0;
 }
 
+static long kill_by_pid(int pid, int sig, int from);
+
 long proc_kill(int pid, int sig)
 {
     if (sig < 0 || sig >= NSIG)
@@ -409,13 +411,20 @@ long proc_kill(int pid, int sig)
         return pid == INT32_MIN ? -ESRCH : pgrp_kill(-pid, sig, self->pid);   /* -INT32_MIN overflows */
     /* A signal to oneself needs no search of the table (it is alive: it
      * is making this call). */
-    long rc = -ESRCH;
     if (pid == self->pid) {
         spin_lock(&self->lock);
-        rc = kill_one(self, sig, self->pid);
+        long rc = kill_one(self, sig, self->pid);
         spin_unlock(&self->lock);
         return rc;
     }
+    return kill_by_pid(pid, sig, self->pid);
+}
+
+/* kill() of another process, found in the table. Apart from proc_kill so
+ * that a kill of oneself does not save the registers the search uses. */
+static __attribute__((noinline)) long kill_by_pid(int pid, int sig, int from)
+{
+    long rc = -ESRCH;
     for (int i = 0; i < MAX_PROCS; i++) {
         struct proc *p = &procs[i];
         /* Peek first, then make sure under the lock: a lock per slot
@@ -424,7 +433,7 @@ long proc_kill(int pid, int sig)
             continue;
         spin_lock(&p->lock);
         if (p->state == P_ALIVE && p->pid == pid) {
-            rc = kill_one(p, sig, self->pid);
+            rc = kill_one(p, sig, from);
             spin_unlock(&p->lock);
             return rc;
         }

@@ -98,7 +98,8 @@ static void interrupt_thread(struct thread *t)
 }
 
 /* Whether a signal sig posted now should make t look: it does not block
- * it, or it waits for it in sigtimedwait. Caller holds t->lock. */
+ * it, or it waits for it in sigtimedwait. Caller holds t->lock, or t is
+ * the current thread (only t writes its mask and its sigtimedwait set). */
 static bool wants(const struct thread *t, int sig)
 {
     return !(t->sig_blocked & FL_SIGMASK(sig)) || (t->sig_waiting & FL_SIGMASK(sig));
@@ -149,10 +150,15 @@ void signal_post_process(struct proc *p, int sig, int from)
     __atomic_or_fetch(&p->sig_pending, FL_SIGMASK(sig), __ATOMIC_SEQ_CST);
     p->sig_from[sig] = (struct sig_origin){ from ? SI_USER : SI_KERNEL, from, 0 };
     uint64_t posted = meter_now();                            /* probe: signal posted */
-    /* The sender itself is the cheapest taker: it delivers on its way out. */
+    /* The sender itself is the cheapest taker: it delivers on its way out,
+     * so it needs no interrupting, and what try_notify would check under
+     * its lock is its own to read: it is running (live), and only it
+     * writes its mask and its sigtimedwait set. */
     struct thread *self = current_thread();
-    if (self && self->proc == p && try_notify(self, p, sig, posted))
+    if (self && self->proc == p && wants(self, sig)) {
+        self->sig_posted_at = posted;
         return;
+    }
     /* Otherwise the first thread that does not block it. If every thread
      * blocks it, it stays pending until one unblocks it. */
     for (int i = 0; i < MAX_THREADS; i++)
