@@ -20,6 +20,15 @@ struct spinlock wait_lock = SPINLOCK_INIT("wait", LOCK_RANK_WAIT);
 static int next_pid = 1;
 static struct proc *init_proc;
 
+/* Where the process with a pid was put, by the pid's low bits: kill()
+ * looks there first instead of scanning the table. Only a hint, never
+ * cleared: a slot reused since holds another pid, which kill checks under
+ * the slot's lock (pids are never reused, so a matching pid is the
+ * process). A miss falls back to the scan. */
+#define PID_HINTS  MAX_PROCS
+_Static_assert((PID_HINTS & (PID_HINTS - 1)) == 0, "pid hints are indexed by the pid's low bits");
+static struct proc *pid_hint[PID_HINTS];
+
 void thread_reap_all(struct proc *p, struct thread *except);
 
 void procs_init(void)
@@ -42,6 +51,7 @@ struct proc *proc_alloc(void)
         }
         p->state = P_ALIVE;
         p->pid = __atomic_fetch_add(&next_pid, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&pid_hint[p->pid & (PID_HINTS - 1)], p, __ATOMIC_RELAXED);
         p->parent = NULL;
         p->as = NULL;
         memset(p->files, 0, sizeof p->files);
@@ -172,11 +182,6 @@ long proc_fork(void)
     make_runnable(t);
     spin_unlock(&t->lock);
     return pid;
-}
-
-bool proc_killed(struct proc *p)
-{
-    return __atomic_load_n(&p->killed, __ATOMIC_RELAXED) != 0;
 }
 
 /* Wakes every thread of p so that it notices p->killed, and interrupts the
@@ -425,6 +430,18 @@ long proc_kill(int pid, int sig)
 static __attribute__((noinline)) long kill_by_pid(int pid, int sig, int from)
 {
     long rc = -ESRCH;
+    struct proc *hint = __atomic_load_n(&pid_hint[pid & (PID_HINTS - 1)], __ATOMIC_RELAXED);
+    if (hint && __atomic_load_n(&hint->pid, __ATOMIC_RELAXED) == pid) {
+        spin_lock(&hint->lock);
+        if (hint->pid == pid) {
+            /* The one process with that pid, alive or not. */
+            if (hint->state == P_ALIVE)
+                rc = kill_one(hint, sig, from);
+            spin_unlock(&hint->lock);
+            return rc;
+        }
+        spin_unlock(&hint->lock);
+    }
     for (int i = 0; i < MAX_PROCS; i++) {
         struct proc *p = &procs[i];
         /* Peek first, then make sure under the lock: a lock per slot

@@ -39,24 +39,14 @@ static bool ignores(const struct fl_sigaction *a, int sig)
     return a->handler == SIG_IGN || (a->handler == SIG_DFL && sig == SIGCHLD);
 }
 
-/* The lowest signal in a non-empty set: the index of its lowest set bit,
- * by de Bruijn multiplication (set & -set isolates the bit; the multiply
- * puts a distinct 6-bit pattern for each of the 64 positions in the top
- * bits). No loop over the signals, and no __builtin_ctzll, which without
- * Zbb becomes a libgcc call. */
-#define DEBRUIJN64       0x03f79d71b4ca8b09ULL
-#define DEBRUIJN_SHIFT   58
-static const uint8_t debruijn_index[64] = {
+/* signal_lowest's table (signal.h). */
+const uint8_t signal_debruijn_index[64] = {
      0,  1, 56,  2, 57, 49, 28,  3, 61, 58, 42, 50, 38, 29, 17,  4,
     62, 47, 59, 36, 45, 43, 51, 22, 53, 39, 33, 30, 24, 18, 12,  5,
     63, 55, 48, 27, 60, 41, 37, 16, 46, 35, 44, 21, 52, 32, 23, 11,
     54, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19,  9, 13,  8,  7,  6,
 };
 
-int signal_lowest(uint64_t set)
-{
-    return debruijn_index[((set & -set) * DEBRUIJN64) >> DEBRUIJN_SHIFT];
-}
 
 static bool thread_live(const struct thread *t)
 {
@@ -169,19 +159,7 @@ void signal_post_process(struct proc *p, int sig, int from)
 bool thread_interrupted(void)
 {
     struct thread *t = current_thread();
-    struct proc *p = t ? t->proc : NULL;
-    if (!p)
-        return false;
-    if (proc_killed(p))
-        return true;
-    return signal_deliverable(t) != 0;
-}
-
-uint64_t signal_deliverable(const struct thread *t)
-{
-    uint64_t pending = __atomic_load_n(&t->sig_pending, __ATOMIC_RELAXED) |
-                       __atomic_load_n(&t->proc->sig_pending, __ATOMIC_RELAXED);
-    return pending & ~t->sig_blocked & SIG_BITS;
+    return t && signal_interrupts(t);
 }
 
 bool signal_catch_fault(int sig, int code, uint64_t addr)
@@ -378,8 +356,9 @@ static void enter_handler(struct thread *t, const struct delivery *d)
     }
     tf_enter_handler(&t->tf, d->act.handler, d->act.restorer, frame, (uint64_t)d->sig,
                      siginfo ? uinfo : d->from.addr);
-    /* probe: handler entered (the next user instruction is the handler's) */
-    meter_record(FL_METER_SIGNAL_INTERRUPT_TO_HANDLER, t->sig_interrupted_at, meter_now());
+    /* probe: handler entered (the next user instruction is the handler's).
+     * Interrupts are off again here: no masking around the record. */
+    meter_record_irqs_off(FL_METER_SIGNAL_INTERRUPT_TO_HANDLER, t->sig_interrupted_at, meter_now());
 }
 
 void signal_deliver(struct thread *t)
