@@ -132,6 +132,16 @@ static bool try_notify(struct thread *t, struct proc *p, int sig, uint64_t poste
     return took;
 }
 
+/* The first thread of p that does not block sig. If every thread blocks
+ * it, it stays pending until one unblocks it. Out of line, so that a
+ * signal to oneself does not save the registers of the loop. */
+static __attribute__((noinline)) void notify_a_thread(struct proc *p, int sig, uint64_t posted)
+{
+    for (int i = 0; i < MAX_THREADS; i++)
+        if (threads[i].proc == p && try_notify(&threads[i], p, sig, posted))
+            return;
+}
+
 void signal_post_process(struct proc *p, int sig, int from)
 {
     if (ignores(&p->sig_actions[sig], sig))
@@ -149,11 +159,7 @@ void signal_post_process(struct proc *p, int sig, int from)
         self->sig_posted_at = posted;
         return;
     }
-    /* Otherwise the first thread that does not block it. If every thread
-     * blocks it, it stays pending until one unblocks it. */
-    for (int i = 0; i < MAX_THREADS; i++)
-        if (threads[i].proc == p && try_notify(&threads[i], p, sig, posted))
-            return;
+    notify_a_thread(p, sig, posted);
 }
 
 bool thread_interrupted(void)
@@ -202,6 +208,46 @@ static inline __attribute__((always_inline)) struct sig_origin unpend(struct thr
     return p->sig_from[sig];
 }
 
+/*
+ * dequeue() without p->lock, where nothing it touches needs it: a process
+ * of one thread (t itself, which is here, so no other can be created
+ * meanwhile) whose lowest deliverable signal is t's own (a tkill, a fault,
+ * or one sigsuspend claimed), caught by a handler that is not reset on
+ * delivery. Then t's pending bits and their origins are written by t
+ * alone (tkill reaches only the caller's own threads; faults and
+ * sigsuspend's claim are t's), and so are the actions (sigaction, exec);
+ * other processes post only to p->sig_pending and p->sig_from, under
+ * p->lock, and a signal of theirs posted meanwhile is seen on the way out
+ * (the pending check runs again after this). False: take the locked way.
+ */
+static bool dequeue_own(struct thread *t, struct delivery *d)
+{
+    struct proc *p = t->proc;
+    uint64_t own = __atomic_load_n(&t->sig_pending, __ATOMIC_RELAXED);
+    uint64_t unblocked = ~t->sig_blocked & SIG_BITS;
+    /* Cheapest test first: none of t's own (a kill's signal is the
+     * process's, whose origin other processes write under p->lock). */
+    if (!(own & unblocked) || __atomic_load_n(&p->nthreads, __ATOMIC_RELAXED) != 1)
+        return false;
+    uint64_t ready = (own | __atomic_load_n(&p->sig_pending, __ATOMIC_RELAXED)) & unblocked;
+    int sig = signal_lowest(ready);
+    uint64_t bit = FL_SIGMASK(sig);
+    const struct fl_sigaction *a = &p->sig_actions[sig];
+    if (!(own & bit) || !has_handler(a) || (a->flags & FL_SA_RESETHAND))
+        return false;
+    uint64_t before = t->sig_blocked;
+    if (own & SIG_RESTORE_MASK)
+        before = t->sig_saved_blocked;    /* the handler's frame keeps it */
+    __atomic_and_fetch(&t->sig_pending, ~(bit | SIG_RESTORE_MASK), __ATOMIC_RELAXED);
+    d->from = t->sig_from[sig];
+    d->sig = sig;
+    d->act = *a;
+    d->old_blocked = before;
+    uint64_t block = a->mask | ((a->flags & FL_SA_NODEFER) ? 0 : bit);
+    t->sig_blocked = (t->sig_blocked | block) & ~UNBLOCKABLE;
+    return true;
+}
+
 /* Takes the lowest deliverable signal off t's or its process's pending set
  * and, for a handler, blocks what the handler's run must block. Ignored
  * signals are dropped on the way. Returns false if nothing is left.
@@ -217,6 +263,8 @@ static bool dequeue(struct thread *t, struct delivery *d)
 {
     struct proc *p = t->proc;
     bool found = false;
+    if (dequeue_own(t, d))
+        return true;
     spin_lock(&p->lock);
     uint64_t before = t->sig_blocked;
     bool restore = t->sig_pending & SIG_RESTORE_MASK;
