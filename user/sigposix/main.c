@@ -1,7 +1,8 @@
 /*
  * sigposix [-r ROUNDS] [NAME...]: in-guest tests of the signal calls
- * beyond sigtests' basics: kill(pid, 0), sigsuspend and pause (with the
- * lost wake-up a flag-and-pause loop suffers and sigsuspend does not),
+ * beyond sigtests' basics: kill(pid, 0), kill finding old pids,
+ * sigsuspend and pause (with the lost wake-up a flag-and-pause loop
+ * suffers and sigsuspend does not),
  * FL_SA_SIGINFO handlers, sigaltstack (catching a stack overflow), and
  * sigtimedwait; bad arguments to each.
  *
