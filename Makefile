@@ -80,7 +80,7 @@ ASM_OFFSETS := $(GEN_DIR)/asm_offsets.h
 KERNEL  := $(BUILD)/kernel.elf
 INITRD  := $(BUILD)/initrd.cpio
 
-.PHONY: all kernel user initrd qemu qemu-gdb gdb test test-debug test-host clean toolchain \
+.PHONY: all kernel user initrd qemu qemu-gdb gdb test test-debug test-host clean toolchain iprofile \
         check-toolchain bench mmbench pctable repro-multics repro-unix fuzz docs-results help check-knobs
 all: check-toolchain $(KERNEL) $(INITRD) ## build kernel, user programs and initrd (the default)
 
@@ -248,6 +248,16 @@ FUZZ_SEED ?= 1
 fuzz: all ## random system calls in every configuration, checked for panics, hangs and leaks -> build/fuzz/
 	$(PYTHON) tools/fuzz.py --kernel $(KERNEL) --initrd $(INITRD) --calls $(FUZZ_CALLS) \
 	  --seed $(FUZZ_SEED) --out-dir $(BUILD)/fuzz
+
+# One kernel path's instructions by function (tools/iprofile.py): GDB
+# single-steps the trap from its entry to the sret back to user mode.
+## EVENT: the trap `make iprofile` steps: fault, fault:load, fault:store, fault:exec or syscall:NAME
+EVENT ?= fault:store
+## WORKLOAD: the shell command that makes EVENT for `make iprofile` (default: the lat benchmark that does)
+WORKLOAD ?=
+iprofile: all ## instructions of one kernel path by function, single-stepped in GDB (EVENT=, WORKLOAD=)
+	$(PYTHON) tools/iprofile.py $(EVENT) $(if $(WORKLOAD),--run "$(WORKLOAD)") --timeline \
+	  --kernel $(KERNEL) --initrd $(INITRD) --arch $(ARCH_QEMU)
 
 # Every result kept in docs/ regenerated from one build: docs/results/* and
 # the generated blocks of docs/measurement.md (tests/test_docs.py checks

@@ -114,8 +114,11 @@ static void user_fault_forward(struct trapframe *tf, const struct trap_record *t
 }
 
 /* A page fault from user mode: the memory manager resolves it, or says
- * what to do instead (enum fault_resolution). */
-static void user_page_fault(struct trapframe *tf, const struct trap_record *tr,
+ * what to do instead (enum fault_resolution). Returns true, interrupts
+ * still on, if the region's handler is to provide the page: forwarding
+ * needs the whole register file (user_fault_forward), which the caller
+ * makes sure of first. */
+static bool user_page_fault(struct trapframe *tf, const struct trap_record *tr,
                             struct fault_probe *fp)
 {
     struct thread *t = container_of(tf, struct thread, tf);
@@ -124,24 +127,35 @@ static void user_page_fault(struct trapframe *tf, const struct trap_record *tr,
     struct fault_outcome out;
     enum fault_resolution res = fault_until_settled(t->proc, tr->addr,
                                                     (enum access)tr->c.access, fp, &out);
-    if (__builtin_expect(res == FAULT_FORWARD, 0)) {
-        user_fault_forward(tf, tr);
-        return;
-    }
+    if (__builtin_expect(res == FAULT_FORWARD, 0))
+        return true;
     arch_intr_off();
     switch (res) {
     case FAULT_MAPPED:
         meter_fault(tf, fp);
-        return;
+        break;
     case FAULT_RETRY:
-        return;                /* being killed: user_return_prepare ends it */
+        break;                 /* being killed: user_return_prepare ends it */
     case FAULT_KILL:
         proc_user_fault(out.why, tr->pc, tr->addr, out.sig);
-        return;
+        break;
     case FAULT_SIGNAL:
-    case FAULT_FORWARD:        /* forwarded above */
+    case FAULT_FORWARD:        /* returned above */
         user_fault_signal(tr, out.sig, out.why);
-        return;
+        break;
+    }
+    return false;
+}
+
+/* The end of a page fault from user mode, the thread about to resume:
+ * the map-to-exit leg, and the fault's CPU for the page-control meters. */
+static inline void user_fault_done(struct trapframe *tf, const struct fault_probe *fp)
+{
+    if (fp->mapped_at)
+        meter_record_irqs_off(FL_METER_FAULT_MAP_TO_EXIT, fp->mapped_at, meter_now());
+    if (pcmeters_enabled) {
+        const struct thread *t = container_of(tf, struct thread, tf);
+        pcmeter_fault(meter_now() - tf->entry_stamp, t->offcpu_cycles - fp->off_at_entry);
     }
 }
 
@@ -154,12 +168,41 @@ void trap_user_exception(struct trapframe *tf, const struct trap_record *tr)
         return;
     }
     struct fault_probe fp = { 0 };
-    user_page_fault(tf, tr, &fp);
+    if (user_page_fault(tf, tr, &fp))
+        user_fault_forward(tf, tr);
     user_return_prepare(t);
-    if (fp.mapped_at)
-        meter_record(FL_METER_FAULT_MAP_TO_EXIT, fp.mapped_at, meter_now());
-    if (pcmeters_enabled)
-        pcmeter_fault(meter_now() - tf->entry_stamp, t->offcpu_cycles - fp.off_at_entry);
+    user_fault_done(tf, &fp);
+}
+
+enum trap_fault_next trap_user_fault_light(struct trapframe *tf, struct user_fault_state *s)
+{
+    struct thread *t = container_of(tf, struct thread, tf);
+    if (__builtin_expect(s->tr.c.kind != TRAP_PAGE_FAULT, 0)) {
+        user_fault_signal(&s->tr, s->tr.c.sig, NULL);
+        return TRAP_FAULT_WORK;
+    }
+    s->fp = (struct fault_probe){ 0 };
+    if (user_page_fault(tf, &s->tr, &s->fp)) {
+        arch_intr_off();
+        return TRAP_FAULT_FORWARD;
+    }
+    if (__builtin_expect(user_return_work_due(t), 0))
+        return TRAP_FAULT_WORK;
+    account_leave_kernel(t);
+    user_fault_done(tf, &s->fp);
+    return TRAP_FAULT_DONE;
+}
+
+struct trapframe *trap_user_fault_whole(struct trapframe *tf, struct user_fault_state *s,
+                                        enum trap_fault_next next)
+{
+    if (next == TRAP_FAULT_FORWARD) {
+        arch_intr_on();
+        user_fault_forward(tf, &s->tr);
+    }
+    user_return_prepare(container_of(tf, struct thread, tf));
+    user_fault_done(tf, &s->fp);
+    return tf;
 }
 
 /* A user copy touched a managed page: the handler answers as for a

@@ -52,6 +52,7 @@ PROGRAMS = {
     "clock_replace": ["kernel/mm/clock_replace.c", "kernel/mm/coremap.c"],
     "pagestate": ["kernel/mm/pagestate.c"],
     "kstrlcpy": ["kernel/lib/kstrlcpy.c"],
+    "page": ["kernel/lib/page.c"],
     "irq": ["kernel/dev/irq.c"],
     "blk_latency": ["kernel/dev/blk_latency.c"],
     # the formatter of user/nroff/, all but main.c (its only system calls)

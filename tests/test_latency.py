@@ -111,10 +111,18 @@ BUDGETS.update(PINGPONG_BUDGETS)
 # runnable threads (765 when it scanned the whole thread table).
 BUDGETS["yield"] = ("median", 348)   # (331 with sched's lock check inline and a frameless spin_unlock; 344 with the light system-call save)
 # fork + exit + wait of a small process, cycles on the shared clock (the
-# child may run on the other hart), so ~10%: 64,471 once the page-table
-# walks of fork and exit skip empty entries eight at a time (90,109
-# before; docs/measurement.md has the breakdown).
-BUDGETS["fork"] = ("median", 71000)
+# child may run on the other hart): 64,471 once the page-table walks of
+# fork and exit skip empty entries eight at a time (90,109 before;
+# docs/measurement.md has the breakdown); 44,271 once those walks visit
+# only the regions' ranges, exit frees the child's table pages zero in
+# the same walk for the next fork to take unwritten, and pages are copied
+# and cleared 256 bytes a round (budget 71,000 before); 38,146 once a
+# copied page's frame comes dirty from its allocation, the child's next
+# entry and region are found without a walk or a search, exit frees the
+# frames in batches, a new root copies and exit clears only the kernel
+# root entries in use, and the child takes the last freed thread's
+# kernel stack, still mapped (budget 46,500 before).
+BUDGETS["fork"] = ("median", 40000)
 # Single-hart paths must not vary at all under icount.
 DETERMINISTIC = ("getpid", "nop", "signal_self", "sigreturn", "kill_self")
 

@@ -65,6 +65,9 @@ struct aspace {
     pagetable_t root;
     struct region regions[ASPACE_MAX_REGIONS];
     int nregions;
+    int region_hint;              /* the slot aspace_find_region found last: a
+                                     fault's page is most often in the region
+                                     of the one before (checked, never trusted) */
     vaddr_t heap_start, brk;
     uint64_t resident;           /* user pages in memory (present or hidden) */
     uint64_t swapped;            /* pages in swap slots (SWAPPED entries) */
@@ -90,6 +93,10 @@ struct aspace *aspace_create(void);
 /* Frees as and everything mapped in it. No process may point to it any
  * more (it is detached), so no hart can load it again. */
 void aspace_destroy(struct aspace *as);
+/* The space's regions as address ranges sorted by start, empty ones left
+ * out: what fork's and exit's walks visit (every page lies in a region,
+ * every table page on the way to one: mmu_destroy_user). Returns n. */
+int aspace_ranges(const struct aspace *as, struct mmu_range out[ASPACE_MAX_REGIONS]);
 int  aspace_add_region(struct aspace *as, vaddr_t start, vaddr_t end, unsigned prot, enum region_kind kind);
 struct region *aspace_find_region(struct aspace *as, vaddr_t va);
 /* An image region whose pages come from src (see struct region). */

@@ -115,6 +115,10 @@ void  coremap_put_zeroed(struct coremap *cm, pfn_t pfn);
 /* Returns a frame to the free list. Returns 0, or -1 if pfn is not in the
  * map, not allocated (double free), or pinned: the caller panics. */
 int coremap_free(struct coremap *cm, pfn_t pfn);
+/* The same for a frame its owner has left all zero (a page table whose
+ * entries were all cleared): it goes on the zeroed list, so the next
+ * zeroed-first allocation needs no zeroing. */
+int coremap_free_zeroed(struct coremap *cm, pfn_t pfn);
 
 /* The record of pfn, or NULL if pfn is outside the map. Inline: every
  * pin, unpin and dirty mark of a page-in looks a frame up. */

@@ -19,6 +19,13 @@ void frames_init(paddr_t ram_base, paddr_t ram_top, paddr_t first_free,
 paddr_t frame_alloc(enum frame_state state);          /* 0 when memory is exhausted */
 paddr_t frame_alloc_zeroed(enum frame_state state);
 void    frame_free(paddr_t pa);                        /* panics on a double free */
+/* The same for a frame the caller has left all zero (a page table whose
+ * entries it cleared): it joins the zeroed frames, so the next
+ * frame_alloc_zeroed that takes it writes nothing. */
+void    frame_free_zeroed(paddr_t pa);
+/* frame_free of pa[0..n) in one hold of the frames lock: exit frees a
+ * process's pages in batches. */
+void    frame_free_many(const paddr_t *pa, int n);
 /* A user frame (FRAME_USER, owner and page recorded). The replacement
  * clock takes a user frame only once the owner's entry for the page maps
  * it, so a frame filled under the owner's lock needs no pin; one filled or
@@ -26,6 +33,10 @@ void    frame_free(paddr_t pa);                        /* panics on a double fre
  * are at or below USER_FRAME_RESERVE, which keeps frames for page tables
  * and kernel stacks when user pages have filled memory. */
 paddr_t frame_alloc_user(void *owner, uint64_t vpn);
+/* The same, marked dirty from the start (FRAME_F_DIRTY): for a frame
+ * that will hold what nothing else does, fork's copy, without a second
+ * hold of the frames lock to say so. */
+paddr_t frame_alloc_user_dirty(void *owner, uint64_t vpn);
 /* Water marks of free frames for page control (coremap_water): hook is
  * called, with no lock held, when an allocation takes free frames down to
  * low and when frees bring them back up to high. */

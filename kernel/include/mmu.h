@@ -98,9 +98,21 @@ int  mmu_prepare(pagetable_t root, vaddr_t va, int level);
 
 /* A new user root with the kernel half copied from kernel_pagetable. */
 pagetable_t mmu_new_user_root(void);
-/* Frees the user half's table pages and the root. Leaf frames must already
- * have been unmapped (the caller owns them). */
-void mmu_free_user_root(pagetable_t root);
+/* The entry for va if it is in the same last-level table as `leaf`, the
+ * entry for leaf_va; NULL if it is in another. A walk over neighbouring
+ * pages (fork's copy) takes the next entry without walking again. */
+void *mmu_leaf_near(void *leaf, vaddr_t leaf_va, vaddr_t va);
+/* A span of user addresses, page aligned, end exclusive. */
+struct mmu_range { vaddr_t start, end; };
+/* Ends a user page table: calls fn for every user leaf entry in the
+ * ranges that is not EMPTY (fn must clear it; the caller owns the
+ * frames), then frees every table page and the root, all zero by then,
+ * as zeroed frames. The ranges (r[0..n), sorted, disjoint) must cover
+ * every entry that is not empty: tables are found only through them
+ * (the cost is that of what is mapped, not of the tables' size). No hart
+ * may have the table loaded. */
+void mmu_destroy_user(pagetable_t root, const struct mmu_range *r, int n,
+                      void (*fn)(vaddr_t va, void *leaf, void *ctx), void *ctx);
 /* Unhooks the user table pages that map nothing and cover some of
  * [from, to), each from its parent, and puts their addresses in out
  * (at most max; call again while it returns max). The caller flushes
@@ -113,6 +125,9 @@ int mmu_unhook_empty_tables(pagetable_t root, vaddr_t from, vaddr_t to, paddr_t 
  * order, with the entry itself (fn may change it). */
 void mmu_for_each_user_leaf(pagetable_t root,
                             void (*fn)(vaddr_t va, void *leaf, void *ctx), void *ctx);
+/* The same, only over the entries in ranges r[0..n) (sorted, disjoint). */
+void mmu_for_each_user_leaf_in(pagetable_t root, const struct mmu_range *r, int n,
+                               void (*fn)(vaddr_t va, void *leaf, void *ctx), void *ctx);
 
 void mmu_activate(pagetable_t root);      /* load it on this hart */
 void mmu_flush_local(void);               /* flush this hart's TLB */

@@ -63,6 +63,28 @@ int trap_si_code(int kind, int sig);
  * caller resumes tf. */
 void trap_user_exception(struct trapframe *tf, const struct trap_record *tr);
 
+/* A page fault from user mode may come in the light way, as system calls
+ * do: the arch saved only the registers C code may clobber, and keeps
+ * this record of the trap (and the fault's stamps) on the kernel stack
+ * until the fault is over. */
+struct user_fault_state {
+    struct trap_record tr;
+    struct fault_probe fp;
+};
+/* What the light way needs after trap_user_fault_light. */
+enum trap_fault_next {
+    TRAP_FAULT_DONE,      /* resolved, accounted and metered: resume */
+    TRAP_FAULT_WORK,      /* a kill or a signal on the way out */
+    TRAP_FAULT_FORWARD,   /* the region's user-level handler provides the page */
+};
+/* Resolves the fault like trap_user_exception, interrupts off, up to
+ * what needs every user register (a signal frame, a handler that may
+ * read them): for WORK and FORWARD the arch stores the rest of the
+ * registers and calls trap_user_fault_whole, which finishes. */
+enum trap_fault_next trap_user_fault_light(struct trapframe *tf, struct user_fault_state *s);
+struct trapframe *trap_user_fault_whole(struct trapframe *tf, struct user_fault_state *s,
+                                        enum trap_fault_next next);   /* returns tf */
+
 /* What the arch does after a fault taken in kernel mode. */
 enum trap_kernel_action {
     TRAP_KERNEL_RETRY,  /* resolved: run the faulting instruction again */

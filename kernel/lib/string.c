@@ -76,29 +76,3 @@ int strncmp(const char *a, const char *b, size_t n)
     }
     return 0;
 }
-
-/* Clears one page with eight 8-byte stores per loop iteration: the loop
- * overhead falls to a quarter of an instruction per store. Demand-zero
- * faults spend most of their time here. */
-/* A whole page, 64 bytes a round: fork copies every resident page, and a
- * memcpy loop spends more instructions on its counters than on the data. */
-void copy_page(void *dst, const void *src)
-{
-    uint64_t *d = dst, *end = d + PAGE_SIZE / sizeof *d;
-    const uint64_t *s = src;
-    for (; d < end; d += 8, s += 8) {
-        uint64_t a = s[0], b = s[1], c = s[2], e = s[3];
-        uint64_t f = s[4], g = s[5], h = s[6], i = s[7];
-        d[0] = a; d[1] = b; d[2] = c; d[3] = e;
-        d[4] = f; d[5] = g; d[6] = h; d[7] = i;
-    }
-}
-
-void zero_page(void *page)
-{
-    uint64_t *p = page, *end = p + PAGE_SIZE / sizeof *p;
-    for (; p < end; p += 8) {
-        p[0] = 0; p[1] = 0; p[2] = 0; p[3] = 0;
-        p[4] = 0; p[5] = 0; p[6] = 0; p[7] = 0;
-    }
-}

@@ -22,7 +22,9 @@ static inline bool cas(uint32_t *state, uint32_t *expect, uint32_t want)
  * HELD before our count went in made that compare-and-swap fail, so we
  * see the lock free; one that comes after sees our count and wakes us
  * under the guard, which we hold until we are asleep. */
-static void acquire_slow(struct sleeplock *l)
+/* Out of line: the uncontended acquire (every fault takes a space's lock)
+ * then needs no stack frame or saved registers. */
+static __attribute__((noinline)) void acquire_slow(struct sleeplock *l)
 {
     spin_lock(&l->guard);
     uint32_t s = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
@@ -67,6 +69,17 @@ void sleeplock_acquire_fresh(struct sleeplock *l)
     acquire(l, true);
 }
 
+/* Someone waits: free the lock and wake them under the guard. wakeup()
+ * scans the sleepers; an uncontended release does not pay for it, nor for
+ * this function's frame. */
+static __attribute__((noinline)) void release_slow(struct sleeplock *l)
+{
+    spin_lock(&l->guard);
+    __atomic_fetch_and(&l->state, ~SLEEPLOCK_HELD, __ATOMIC_RELEASE);
+    wakeup(l);
+    spin_unlock(&l->guard);
+}
+
 void sleeplock_release(struct sleeplock *l)
 {
     if (!(__atomic_load_n(&l->state, __ATOMIC_RELAXED) & SLEEPLOCK_HELD) ||
@@ -79,12 +92,7 @@ void sleeplock_release(struct sleeplock *l)
     uint32_t held_alone = SLEEPLOCK_HELD;
     if (cas(&l->state, &held_alone, 0))
         return;
-    /* Someone waits: free it and wake them under the guard. wakeup()
-     * scans the sleepers; an uncontended release does not pay for it. */
-    spin_lock(&l->guard);
-    __atomic_fetch_and(&l->state, ~SLEEPLOCK_HELD, __ATOMIC_RELEASE);
-    wakeup(l);
-    spin_unlock(&l->guard);
+    release_slow(l);
 }
 
 bool sleeplock_try(struct sleeplock *l)

@@ -145,12 +145,52 @@ void aspace_release_frame(struct aspace *as, paddr_t pa)
         frame_free(pa);
 }
 
+/* Exit's frames, freed a batch at a time in one hold of the frames lock.
+ * The space is no hart's any more (release_harts): a frame may go as
+ * soon as its entry is cleared. */
+#define DESTROY_BATCH 32
+struct destroy_ctx {
+    struct aspace *as;
+    int n;
+    paddr_t batch[DESTROY_BATCH];
+};
+
+static void destroy_flush(struct destroy_ctx *dc)
+{
+    frame_free_many(dc->batch, dc->n);
+    dc->n = 0;
+}
+
 static void destroy_leaf(vaddr_t va, void *leaf, void *ctx)
 {
     (void)va;
-    paddr_t pa = aspace_drop_leaf(ctx, leaf);
-    if (pa)
-        aspace_release_frame(ctx, pa);
+    struct destroy_ctx *dc = ctx;
+    paddr_t pa = aspace_drop_leaf(dc->as, leaf);
+    if (!pa)
+        return;
+    if (dc->as->lent) {
+        aspace_release_frame(dc->as, pa);   /* maybe a handler's frame */
+        return;
+    }
+    dc->batch[dc->n++] = pa;
+    if (dc->n == DESTROY_BATCH)
+        destroy_flush(dc);
+}
+
+int aspace_ranges(const struct aspace *as, struct mmu_range out[ASPACE_MAX_REGIONS])
+{
+    /* Insertion sort: a few regions, mostly added in address order. */
+    int n = 0;
+    for (int i = 0; i < as->nregions; i++) {
+        const struct region *r = &as->regions[i];
+        if (r->start == r->end)
+            continue;
+        int j = n++;
+        for (; j > 0 && out[j - 1].start > r->start; j--)
+            out[j] = out[j - 1];
+        out[j] = (struct mmu_range){ r->start, r->end };
+    }
+    return n;
 }
 
 void aspace_destroy(struct aspace *as)
@@ -159,9 +199,18 @@ void aspace_destroy(struct aspace *as)
     /* The lock keeps the replacement clock away: it only takes a page
      * whose space it can lock. */
     sleeplock_acquire(&as->lock);
-    mmu_for_each_user_leaf(as->root, destroy_leaf, as);
-    mmu_free_user_root(as->root);
+    struct mmu_range ranges[ASPACE_MAX_REGIONS];
+    int n = aspace_ranges(as, ranges);
+    /* Every page lies in a region and every table page on the way to one
+     * (munmap, sbrk and a failed pool unhook the tables they empty), so
+     * the walk of the regions alone finds them all. */
+    struct destroy_ctx dc = { .as = as, .n = 0 };
+    mmu_destroy_user(as->root, ranges, n, destroy_leaf, &dc);
+    destroy_flush(&dc);
     as->root = 0;
+    if (as->resident || as->swapped)
+        panic("aspace: %lu resident and %lu swapped pages outside every region",
+              as->resident, as->swapped);
     uncommit_pages(as->lazy_pages);
     as->lazy_pages = 0;
     sleeplock_release(&as->lock);
@@ -201,9 +250,18 @@ int aspace_add_image(struct aspace *as, vaddr_t start, vaddr_t end, unsigned pro
 
 struct region *aspace_find_region(struct aspace *as, vaddr_t va)
 {
+    /* Regions never overlap, so a slot whose range holds va is va's
+     * region, whatever moved since the hint was left: slots that munmap
+     * refilled or emptied need no invalidation. Relaxed: a hint read by
+     * a caller without the space's lock may be stale, not wrong. */
+    int h = __atomic_load_n(&as->region_hint, __ATOMIC_RELAXED);
+    if (h < as->nregions && va >= as->regions[h].start && va < as->regions[h].end)
+        return &as->regions[h];
     for (int i = 0; i < as->nregions; i++)
-        if (va >= as->regions[i].start && va < as->regions[i].end)
+        if (va >= as->regions[i].start && va < as->regions[i].end) {
+            __atomic_store_n(&as->region_hint, i, __ATOMIC_RELAXED);
             return &as->regions[i];
+        }
     return NULL;
 }
 

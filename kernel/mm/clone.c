@@ -12,7 +12,34 @@
 #include <arch/arch.h>
 #include <faultline/errno.h>
 
-struct clone_ctx { struct aspace *src, *dst; int rc; };
+struct clone_ctx {
+    struct aspace *src, *dst;
+    int rc;
+    /* The last page's child entry and region: the next page is mostly in
+     * the same table and region (mmu_leaf_near), no walk or search. */
+    void *dleaf;
+    vaddr_t dleaf_va;
+    struct region *r;
+};
+
+static void *child_leaf(struct clone_ctx *cc, vaddr_t va)
+{
+    void *dleaf = cc->dleaf ? mmu_leaf_near(cc->dleaf, cc->dleaf_va, va) : NULL;
+    if (!dleaf)
+        dleaf = mmu_leaf(cc->dst->root, va, true);
+    if (dleaf) {
+        cc->dleaf = dleaf;
+        cc->dleaf_va = va;
+    }
+    return dleaf;
+}
+
+static struct region *child_region(struct clone_ctx *cc, vaddr_t va)
+{
+    if (!cc->r || va < cc->r->start || va >= cc->r->end)
+        cc->r = aspace_find_region(cc->dst, va);
+    return cc->r;
+}
 
 /* The parent's page (present, hidden or swapped) written to a new slot that
  * becomes the child's. A swapped page passes through a kernel frame. */
@@ -52,7 +79,7 @@ static void copy_leaf(vaddr_t va, void *leaf, void *arg)
     if (cc->rc)
         return;
     struct leaf_info li;
-    void *dleaf = mmu_leaf(cc->dst->root, va, true);
+    void *dleaf = child_leaf(cc, va);
     if (!dleaf) {
         cc->rc = -ENOMEM;
         return;
@@ -70,13 +97,16 @@ static void copy_leaf(vaddr_t va, void *leaf, void *arg)
         mmu_leaf_set(dleaf, li.pa, li.prot);   /* shared, read-only, still a promise */
         return;
     }
-    struct region *r = aspace_find_region(cc->dst, va);
+    struct region *r = child_region(cc, va);
     if (!r) {
         cc->rc = -EFAULT;
         return;
     }
     int err;
-    paddr_t copy = frame_alloc_user(cc->dst, va >> PAGE_SHIFT);
+    /* Nothing else holds what the child's frame will: dirty from the
+     * start (a frame from the waits below is marked after the copy). */
+    paddr_t copy = frame_alloc_user_dirty(cc->dst, va >> PAGE_SHIFT);
+    bool marked = copy != 0;
     if (!copy && mm->fork_to_swap_when_full) {
         /* mm=swap with memory full: the child's copy of this page goes
          * straight to the device, as V7's fork built a child on swap when
@@ -116,8 +146,8 @@ static void copy_leaf(vaddr_t va, void *leaf, void *arg)
         cc->rc = rc;
         return;
     }
-    /* Nothing else holds what the child's frame holds. */
-    frame_set_dirty(copy, true);
+    if (!marked)
+        frame_set_dirty(copy, true);
     mmu_leaf_set_tracked(dleaf, copy, r->prot | PROT_U, false);
     cc->dst->resident++;
 }
@@ -131,17 +161,22 @@ int aspace_clone(struct aspace *src, struct aspace **out)
      * so it may nest in the parent's, of the same rank (lockrank.h). */
     sleeplock_acquire(&src->lock);
     sleeplock_acquire_fresh(&dst->lock);
-    memcpy(dst->regions, src->regions, sizeof dst->regions);
+    /* The regions in use only: the array has room for many more. */
+    memcpy(dst->regions, src->regions, src->nregions * sizeof dst->regions[0]);
     dst->nregions = src->nregions;
     dst->heap_start = src->heap_start;
     dst->brk = src->brk;
     /* The child is as big as the parent is now, which runs: it needs no
      * room to grow beyond that (aspace_may_grow), only to fit at all. */
     int rc = mm_process_fits(aspace_pages(src)) ? commit_pages(src->lazy_pages) : -ENOMEM;
-    struct clone_ctx cc = { src, dst, rc };
+    struct clone_ctx cc = { .src = src, .dst = dst, .rc = rc };
     if (!cc.rc)
         dst->lazy_pages = src->lazy_pages;
-    mmu_for_each_user_leaf(src->root, copy_leaf, &cc);
+    /* Only the regions' pages: the walk costs what is mapped, not what
+     * the page tables could hold. */
+    struct mmu_range ranges[ASPACE_MAX_REGIONS];
+    int n = aspace_ranges(src, ranges);
+    mmu_for_each_user_leaf_in(src->root, ranges, n, copy_leaf, &cc);
     sleeplock_release(&dst->lock);
     sleeplock_release(&src->lock);
     if (cc.rc) {

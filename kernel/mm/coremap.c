@@ -149,17 +149,37 @@ void coremap_put_zeroed(struct coremap *cm, pfn_t pfn)
     cm->nzero++;
 }
 
-int coremap_free(struct coremap *cm, pfn_t pfn)
+/* The record of an allocated, unpinned frame reset to FREE; FRAME_NONE if
+ * pfn is not one. */
+static uint32_t release_one(struct coremap *cm, pfn_t pfn)
 {
     uint32_t idx = frame_index(cm, pfn);
     if (idx == FRAME_NONE)
-        return -1;
+        return FRAME_NONE;
     struct frame *f = &cm->frames[idx];
     if (f->state == FRAME_FREE || f->state == FRAME_RESERVED || f->pins > 0)
+        return FRAME_NONE;
+    frame_reset(f, FRAME_FREE);
+    return idx;
+}
+
+int coremap_free(struct coremap *cm, pfn_t pfn)
+{
+    uint32_t idx = release_one(cm, pfn);
+    if (idx == FRAME_NONE)
         return -1;
     /* contents unknown from here on: only the caller may vouch for zeros */
-    frame_reset(f, FRAME_FREE);
     push_free(cm, idx);
+    return 0;
+}
+
+int coremap_free_zeroed(struct coremap *cm, pfn_t pfn)
+{
+    uint32_t idx = release_one(cm, pfn);
+    if (idx == FRAME_NONE)
+        return -1;
+    cm->nfree++;
+    coremap_put_zeroed(cm, pfn);
     return 0;
 }
 

@@ -96,10 +96,11 @@ paddr_t frame_alloc_zeroed(enum frame_state state)
     return pa;
 }
 
-void frame_free(paddr_t pa)
+static void free_one(paddr_t pa, bool zeroed)
 {
     spin_lock(&frames_lock);
-    int rc = coremap_free(&core, pa >> PAGE_SHIFT);
+    pfn_t pfn = pa >> PAGE_SHIFT;
+    int rc = zeroed ? coremap_free_zeroed(&core, pfn) : coremap_free(&core, pfn);
     enum water_event ev = coremap_water(&core);
     spin_unlock(&frames_lock);
     water_report(ev);
@@ -107,9 +108,32 @@ void frame_free(paddr_t pa)
         panic("frames: bad free of %lx (double free, pinned or not RAM)", (uint64_t)pa);
 }
 
+void frame_free(paddr_t pa)
+{
+    free_one(pa, false);
+}
+
+void frame_free_zeroed(paddr_t pa)
+{
+    free_one(pa, true);
+}
+
+void frame_free_many(const paddr_t *pa, int n)
+{
+    spin_lock(&frames_lock);
+    for (int i = 0; i < n; i++)
+        if (coremap_free(&core, pa[i] >> PAGE_SHIFT))
+            panic("frames: bad free of %lx (double free, pinned or not RAM)", (uint64_t)pa[i]);
+    enum water_event ev = coremap_water(&core);
+    spin_unlock(&frames_lock);
+    water_report(ev);
+}
+
 /* A user frame with its core-map owner set in the same lock hold, if
  * more than `keep` frames are free. */
-paddr_t frame_alloc_user_keeping(void *owner, uint64_t vpn, uint64_t keep, bool *zeroed)
+/* Inline in each: the demand-zero fault takes its frame here. */
+static inline __attribute__((always_inline)) paddr_t
+alloc_user(void *owner, uint64_t vpn, uint64_t keep, bool *zeroed, uint8_t flags)
 {
     enum water_event zero_ev = WATER_NONE;
     spin_lock(&frames_lock);
@@ -123,7 +147,7 @@ paddr_t frame_alloc_user_keeping(void *owner, uint64_t vpn, uint64_t keep, bool 
         bool z = f->flags & FRAME_F_ZEROED;
         if (zeroed)
             *zeroed = z;
-        f->flags = 0;
+        f->flags = flags;
         if (z && zeroed_low && core.nzero == zeroed_low - 1)
             zero_ev = WATER_ZEROED_LOW;
     }
@@ -134,9 +158,19 @@ paddr_t frame_alloc_user_keeping(void *owner, uint64_t vpn, uint64_t keep, bool 
     return (paddr_t)pfn << PAGE_SHIFT;
 }
 
+paddr_t frame_alloc_user_keeping(void *owner, uint64_t vpn, uint64_t keep, bool *zeroed)
+{
+    return alloc_user(owner, vpn, keep, zeroed, 0);
+}
+
 paddr_t frame_alloc_user(void *owner, uint64_t vpn)
 {
-    return frame_alloc_user_keeping(owner, vpn, USER_FRAME_RESERVE, NULL);
+    return alloc_user(owner, vpn, USER_FRAME_RESERVE, NULL, 0);
+}
+
+paddr_t frame_alloc_user_dirty(void *owner, uint64_t vpn)
+{
+    return alloc_user(owner, vpn, USER_FRAME_RESERVE, NULL, FRAME_F_DIRTY);
 }
 
 bool frames_zero_one(void)

@@ -38,6 +38,13 @@
 struct thread threads[MAX_THREADS];
 static int next_tid = 1;
 static struct spinlock kstack_lock = SPINLOCK_INIT("kstack", LOCK_RANK_KSTACK);
+/* The slot of the last thread freed keeps its stack mapped (kstack_lock):
+ * the next thread takes that slot (thread_alloc), and its stack then
+ * needs no frames and no mappings, only clearing. Only one, so memory held this way stays
+ * KSTACK_PAGES frames whatever ran before (the free-frame counts that
+ * leak checks compare before and after see the same); the one parked
+ * before goes when another is freed. -1: none. */
+static int kstack_parked = -1;
 
 #define KSTACK_SLOT_SIZE (1UL << KSTACK_SLOT_SHIFT)
 _Static_assert(KSTACK_SLOT_SIZE > KSTACK_PAGES * PAGE_SIZE, "no room for a guard page");
@@ -84,6 +91,14 @@ static uint64_t kstack_map(int slot)
     uint64_t base = kstack_base(slot);
     int rc = 0;
     spin_lock(&kstack_lock);
+    if (kstack_parked == slot) {
+        kstack_parked = -1;
+        spin_unlock(&kstack_lock);
+        /* Its last thread's bytes go, as a fresh frame's would. */
+        for (int p = 0; p < KSTACK_PAGES; p++)
+            zero_page((void *)(base + (uint64_t)p * PAGE_SIZE));
+        return base + KSTACK_PAGES * PAGE_SIZE;
+    }
     for (int p = 0; p < KSTACK_PAGES && rc == 0; p++) {
         paddr_t f = frame_alloc_zeroed(FRAME_KERNEL);
         rc = f ? mmu_map_page(kernel_pagetable, base + (uint64_t)p * PAGE_SIZE, f, PROT_R | PROT_W | PROT_G)
@@ -140,20 +155,33 @@ void kstack_await_flushes(struct thread *t)
     }
 }
 
-/* Reserves a thread slot (state EMBRYO, not locked) for process p. */
+/* Takes slot i if it is unused (EMBRYO, not locked). */
+static bool claim_slot(int i)
+{
+    struct thread *t = &threads[i];
+    if (t->state != T_UNUSED)
+        return false;
+    spin_lock(&t->lock);
+    bool free = t->state == T_UNUSED;
+    if (free)
+        t->state = T_EMBRYO;
+    spin_unlock(&t->lock);
+    return free;
+}
+
+/* Reserves a thread slot (state EMBRYO, not locked) for process p: the
+ * parked stack's slot first, else the lowest unused. Taking the parked
+ * one whenever it is free also keeps the frames stacks hold the same
+ * between two quiet moments: a stack is parked only from a thread's end
+ * to the next thread's start. */
 struct thread *thread_alloc(struct proc *p, const char *name)
 {
-    for (int i = 0; i < MAX_THREADS; i++) {
+    int parked = __atomic_load_n(&kstack_parked, __ATOMIC_RELAXED);
+    for (int k = -1; k < MAX_THREADS; k++) {
+        int i = k < 0 ? parked : k;
+        if (i < 0 || (k >= 0 && i == parked) || !claim_slot(i))
+            continue;
         struct thread *t = &threads[i];
-        if (t->state != T_UNUSED)
-            continue;
-        spin_lock(&t->lock);
-        if (t->state != T_UNUSED) {
-            spin_unlock(&t->lock);
-            continue;
-        }
-        t->state = T_EMBRYO;
-        spin_unlock(&t->lock);
 
         uint64_t top = kstack_map(i);
         if (!top) {
@@ -162,6 +190,9 @@ struct thread *thread_alloc(struct proc *p, const char *name)
             spin_unlock(&t->lock);
             return NULL;
         }
+        /* Asked for a parked stack too, though it maps what it did: a
+         * new thread starts one way whatever its stack (it waits for the
+         * other harts before it runs, kstack_await_flushes). */
         kstack_shootdown(t);
         t->tid = __atomic_fetch_add(&next_tid, 1, __ATOMIC_RELAXED);
         t->proc = p;
@@ -207,7 +238,9 @@ void thread_free(struct thread *t)
               t->lockrank_held[0]->name);
 #endif
     spin_lock(&kstack_lock);
-    kstack_unmap((int)(t - threads));
+    if (kstack_parked >= 0)
+        kstack_unmap(kstack_parked);
+    kstack_parked = (int)(t - threads);
     spin_unlock(&kstack_lock);
     t->proc = NULL;
     t->chan = NULL;

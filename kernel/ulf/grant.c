@@ -127,6 +127,8 @@ static struct ulf_grant *grant_record(uint64_t *index)
     return NULL;
 }
 
+#define UNWIND_TABLES 8     /* table pages unhooked per flush */
+
 /* Takes back pages [base, base + n pages) of the pool being built (as
  * locked): ulf_grant could not finish. */
 static void grant_unwind(struct aspace *as, vaddr_t base, uint64_t n)
@@ -140,6 +142,19 @@ static void grant_unwind(struct aspace *as, vaddr_t base, uint64_t n)
         ulf_frame_dropped(as, li.pa);
     }
     aspace_shootdown(as);
+    /* The table pages the pool got go with its region: exit finds table
+     * pages only on the way to a region (mmu_destroy_user). */
+    struct region *r = aspace_find_region(as, base);
+    vaddr_t end = r ? r->end : base + n * PAGE_SIZE;
+    paddr_t tables[UNWIND_TABLES];
+    int nt;
+    do {
+        nt = mmu_unhook_empty_tables(as->root, base, end, tables, UNWIND_TABLES);
+        if (nt)
+            aspace_shootdown(as);
+        for (int i = 0; i < nt; i++)
+            frame_free(tables[i]);
+    } while (nt == UNWIND_TABLES);
     aspace_remove_region_locked(as, base);
 }
 

@@ -375,6 +375,46 @@ static void test_zeroed_list(void)
     CHECK(coremap_check(&cm, counts) != 0);
 }
 
+/* A frame freed as zeroed (a page table left empty) is on the zeroed
+ * list, counted free and zeroed, and the next zeroed-first allocation
+ * takes it marked so; the errors of a plain free are errors here too. */
+static void test_free_zeroed(void)
+{
+    struct coremap cm;
+    uint32_t counts[5];
+
+    fresh_map(&cm);
+    coremap_release(&cm, TEST_BASE_PFN, TEST_BASE_PFN + 4);
+    pfn_t t = coremap_alloc(&cm, FRAME_PAGETABLE);
+    pfn_t u = coremap_alloc(&cm, FRAME_USER);
+    CHECK(t != 0 && u != 0);
+    CHECK_EQ(cm.nfree, 2);
+    CHECK_EQ(coremap_free_zeroed(&cm, t), 0);
+    CHECK_EQ(cm.nfree, 3);
+    CHECK_EQ(cm.nzero, 1);
+    CHECK_EQ(records[t - TEST_BASE_PFN].state, FRAME_FREE);
+    CHECK(records[t - TEST_BASE_PFN].flags & FRAME_F_ZEROED);
+    CHECK_EQ(coremap_check(&cm, counts), 0);
+    CHECK_EQ(counts[FRAME_FREE], 3);
+    /* Twice, out of the map, or pinned: refused, nothing changed. */
+    CHECK_EQ(coremap_free_zeroed(&cm, t), -1);
+    CHECK_EQ(coremap_free_zeroed(&cm, TEST_BASE_PFN + TEST_NFRAMES), -1);
+    records[u - TEST_BASE_PFN].pins = 1;
+    CHECK_EQ(coremap_free_zeroed(&cm, u), -1);
+    records[u - TEST_BASE_PFN].pins = 0;
+    CHECK_EQ(cm.nfree, 3);
+    CHECK_EQ(cm.nzero, 1);
+    CHECK_EQ(coremap_check(&cm, counts), 0);
+    /* Plain allocations leave it for last; a zeroed-first one takes it. */
+    pfn_t a = coremap_alloc(&cm, FRAME_USER);
+    CHECK(a != t);
+    pfn_t b = coremap_alloc_zeroed(&cm, FRAME_PAGETABLE);
+    CHECK_EQ(b, t);
+    CHECK(records[b - TEST_BASE_PFN].flags & FRAME_F_ZEROED);
+    CHECK_EQ(cm.nzero, 0);
+    CHECK_EQ(coremap_check(&cm, counts), 0);
+}
+
 int main(void)
 {
     test_init_all_reserved();
@@ -389,5 +429,6 @@ int main(void)
     test_check_detects_corruption();
     test_water_marks();
     test_zeroed_list();
+    test_free_zeroed();
     return check_summary("coremap");
 }

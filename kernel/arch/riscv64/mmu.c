@@ -18,6 +18,21 @@
 
 pagetable_t kernel_pagetable;
 
+/* The kernel half's root entries that are not empty, by index: a new user
+ * root, taken zeroed, gets only these (a handful, where the half has 256
+ * entries), and exit clears only these. Listed at the first user root:
+ * every root entry of the kernel's is made at boot (kmap_init prepares
+ * the kernel-stack area's too, so that stacks show in every space), and
+ * adding one after the list is made panics (kernel_root_grows). */
+static uint16_t kroot_used[PT_ENTRIES - ROOT_KERNEL_FIRST];
+static int kroot_nused = -1;            /* -1: not listed yet */
+
+static void kernel_root_grows(pagetable_t root, vaddr_t va)
+{
+    if (root == kernel_pagetable && __atomic_load_n(&kroot_nused, __ATOMIC_ACQUIRE) >= 0)
+        panic("mmu: kernel root entry for %lx added after user roots copied the half", va);
+}
+
 static inline pte_t *table_of(paddr_t pa) { return (pte_t *)PA_TO_KVA(pa); }
 static inline paddr_t pte_pa(pte_t e) { return (e >> PTE_PPN_SHIFT) << PAGE_SHIFT; }
 static inline pte_t pa_pte(paddr_t pa) { return (pa >> PAGE_SHIFT) << PTE_PPN_SHIFT; }
@@ -27,18 +42,23 @@ static inline unsigned vpn(vaddr_t va, int level)
 }
 static inline uint64_t level_size(int level) { return PAGE_SIZE << (VPN_BITS * level); }
 
-static pte_t prot_bits(unsigned prot)
+/* A and D preset: the hardware-managed bits are not needed for kernel
+ * mappings, and QEMU would otherwise fault to set them. User pages get
+ * them too until a memory manager wants reference/dirty tracking. W
+ * brings R: W without R is reserved in Sv39. */
+#define PROT_PTE(p) (PTE_V | PTE_A | PTE_D | (((p) & PROT_R) ? PTE_R : 0) |         \
+                     (((p) & PROT_W) ? PTE_W | PTE_R : 0) | (((p) & PROT_X) ? PTE_X : 0) | \
+                     (((p) & PROT_U) ? PTE_U : 0) | (((p) & PROT_G) ? PTE_G : 0))
+#define PROT_ALL    (PROT_R | PROT_W | PROT_X | PROT_U | PROT_G)
+#define P4(p)  PROT_PTE(p), PROT_PTE((p) + 1), PROT_PTE((p) + 2), PROT_PTE((p) + 3)
+#define P16(p) P4(p), P4((p) + 4), P4((p) + 8), P4((p) + 12)
+/* One load per mapping made (every fault maps a page) instead of five tests. */
+static const pte_t prot_pte[PROT_ALL + 1] = { P16(0), P16(16) };
+_Static_assert(PROT_ALL == 31, "prot_pte covers every combination");
+
+static inline pte_t prot_bits(unsigned prot)
 {
-    /* A and D preset: the hardware-managed bits are not needed for kernel
-     * mappings, and QEMU would otherwise fault to set them. User pages get
-     * them too until a memory manager wants reference/dirty tracking. */
-    pte_t e = PTE_V | PTE_A | PTE_D;
-    if (prot & PROT_R) e |= PTE_R;
-    if (prot & PROT_W) e |= PTE_W | PTE_R;   /* W without R is reserved in Sv39 */
-    if (prot & PROT_X) e |= PTE_X;
-    if (prot & PROT_U) e |= PTE_U;
-    if (prot & PROT_G) e |= PTE_G;
-    return e;
+    return prot_pte[prot & PROT_ALL];
 }
 
 static unsigned pte_prot(pte_t e)
@@ -66,6 +86,8 @@ static pte_t *walk(pagetable_t root, vaddr_t va, int level, bool create)
         }
         if (!create)
             return NULL;
+        if (l == SV39_LEVELS - 1)
+            kernel_root_grows(root, va);
         paddr_t t = frame_alloc_zeroed(FRAME_PAGETABLE);
         if (!t)
             return NULL;
@@ -86,6 +108,8 @@ int mmu_map_range(pagetable_t root, vaddr_t va, paddr_t pa, uint64_t size, unsig
         int level = SV39_LEVELS - 1;
         while (level > 0 && (((va | pa) & (level_size(level) - 1)) || size < level_size(level)))
             level--;
+        if (level == SV39_LEVELS - 1)
+            kernel_root_grows(root, va);
         pte_t *e = walk(root, va, level, true);
         if (!e)
             return -ENOMEM;
@@ -97,9 +121,28 @@ int mmu_map_range(pagetable_t root, vaddr_t va, paddr_t pa, uint64_t size, unsig
     return 0;
 }
 
+/* Every fault walks to its leaf: the tables usually exist, so the two
+ * upper levels are read inline, with no frame or saved registers, and
+ * only a missing table (or a megapage) goes to the general walk, as a
+ * tail call. */
 void *mmu_leaf(pagetable_t root, vaddr_t va, bool create)
 {
+    const pte_t *top = table_of(root);
+    pte_t e = __atomic_load_n(&top[vpn(va, 2)], __ATOMIC_RELAXED);
+    if ((e & (PTE_V | PTE_LEAF_BITS)) == PTE_V) {
+        const pte_t *mid = table_of(pte_pa(e));
+        e = __atomic_load_n(&mid[vpn(va, 1)], __ATOMIC_RELAXED);
+        if ((e & (PTE_V | PTE_LEAF_BITS)) == PTE_V)
+            return &table_of(pte_pa(e))[vpn(va, 0)];
+    }
     return walk(root, va, 0, create);
+}
+
+void *mmu_leaf_near(void *leaf, vaddr_t leaf_va, vaddr_t va)
+{
+    if ((leaf_va ^ va) >> (PAGE_SHIFT + VPN_BITS))
+        return NULL;
+    return (pte_t *)leaf + ((int64_t)(va >> PAGE_SHIFT) - (int64_t)(leaf_va >> PAGE_SHIFT));
 }
 
 void mmu_leaf_set(void *leaf, paddr_t pa, unsigned prot)
@@ -219,8 +262,17 @@ pagetable_t mmu_new_user_root(void)
     if (!root)
         return 0;
     pte_t *dst = table_of(root), *src = table_of(kernel_pagetable);
-    for (int i = ROOT_KERNEL_FIRST; i < PT_ENTRIES; i++)
-        dst[i] = src[i];
+    int n = __atomic_load_n(&kroot_nused, __ATOMIC_ACQUIRE);
+    if (n < 0) {
+        /* Two first callers list the same entries: either may publish. */
+        n = 0;
+        for (int i = ROOT_KERNEL_FIRST; i < PT_ENTRIES; i++)
+            if (src[i])
+                kroot_used[n++] = (uint16_t)i;
+        __atomic_store_n(&kroot_nused, n, __ATOMIC_RELEASE);
+    }
+    for (int k = 0; k < n; k++)
+        dst[kroot_used[k]] = src[kroot_used[k]];
     return root;
 }
 
@@ -236,32 +288,6 @@ static inline bool group_empty(const pte_t *t)
 {
     /* Written out: the compiler keeps a loop of eight as a loop. */
     return ((t[0] | t[1]) | (t[2] | t[3]) | (t[4] | t[5]) | (t[6] | t[7])) == 0;
-}
-
-/* Frees the tables below entries [0, n) of table t, of level `level`. */
-static void free_tables_below(pte_t *t, int n, int level)
-{
-    for (int g = 0; g < n; g += SCAN_GROUP) {
-        if (group_empty(&t[g]))
-            continue;
-        for (int i = g; i < g + SCAN_GROUP; i++) {
-            if (!(t[i] & PTE_V))
-                continue;
-            if (t[i] & PTE_LEAF_BITS)
-                panic("mmu: leaf %lx still mapped when freeing table", (uint64_t)t[i]);
-            if (level > 0) {
-                paddr_t below = pte_pa(t[i]);
-                free_tables_below(table_of(below), PT_ENTRIES, level - 1);
-                frame_free(below);
-            }
-        }
-    }
-}
-
-void mmu_free_user_root(pagetable_t root)
-{
-    free_tables_below(table_of(root), ROOT_KERNEL_FIRST, SV39_LEVELS - 1);
-    frame_free(root);
 }
 
 static bool table_empty(const pte_t *t)
@@ -333,6 +359,100 @@ void mmu_for_each_user_leaf(pagetable_t root,
                             void (*fn)(vaddr_t va, void *leaf, void *ctx), void *ctx)
 {
     for_each(root, SV39_LEVELS - 1, 0, fn, ctx);
+}
+
+/* One walk over the entries that cover part of w->r[from..n): each entry
+ * is visited once even when several ranges share it, in address order
+ * (the ranges are sorted), empty groups of entries skipped on one test.
+ * With free_tables, every table below is freed after its entries were
+ * (fn clears each leaf; the ranges cover every entry that is not empty),
+ * so it goes back known to be zero. */
+struct range_walk {
+    const struct mmu_range *r;
+    int n;
+    void (*fn)(vaddr_t va, void *leaf, void *ctx);
+    void *ctx;
+    bool free_tables;
+};
+
+static void walk_ranges(const struct range_walk *w, pte_t *t, int level, vaddr_t base, int from)
+{
+    uint64_t step = level_size(level);
+    unsigned nent = level == SV39_LEVELS - 1 ? ROOT_KERNEL_FIRST : PT_ENTRIES;
+    vaddr_t top = base + step * nent;
+    unsigned next = 0;          /* entries below it were visited */
+    for (int k = from; k < w->n; k++) {
+        const struct mmu_range *r = &w->r[k];
+        if (r->end <= base)
+            continue;
+        if (r->start >= top)
+            break;
+        unsigned first = r->start > base ? (unsigned)((r->start - base) / step) : 0;
+        unsigned last = r->end >= top ? nent : (unsigned)((r->end - base + step - 1) / step);
+        if (first < next)
+            first = next;
+        for (unsigned i = first; i < last; i++) {
+            if (i % SCAN_GROUP == 0 && i + SCAN_GROUP <= last && group_empty(&t[i])) {
+                i += SCAN_GROUP - 1;
+                continue;
+            }
+            pte_t e = t[i];
+            if (!e)
+                continue;
+            vaddr_t va = base + (uint64_t)i * step;
+            if (level == 0) {
+                /* Software states live in entries that are not valid. */
+                w->fn(va, &t[i], w->ctx);
+                if (w->free_tables && t[i])
+                    panic("mmu: leaf %lx at %lx still there when freeing its table",
+                          (uint64_t)t[i], va);
+                continue;
+            }
+            if (!(e & PTE_V) || (e & PTE_LEAF_BITS)) {
+                if (w->free_tables)
+                    panic("mmu: entry %lx at %lx is no table", (uint64_t)e, va);
+                continue;        /* user space has no large pages */
+            }
+            pte_t *child = table_of(pte_pa(e));
+            walk_ranges(w, child, level - 1, va, k);
+            if (w->free_tables) {
+#ifdef FL_DEBUG
+                if (!table_empty(child))
+                    panic("mmu: table %lx under %lx maps outside the space's ranges",
+                          pte_pa(e), va);
+#endif
+                t[i] = 0;
+                frame_free_zeroed(pte_pa(e));
+            }
+        }
+        if (last > next)
+            next = last;
+    }
+}
+
+void mmu_for_each_user_leaf_in(pagetable_t root, const struct mmu_range *r, int n,
+                               void (*fn)(vaddr_t va, void *leaf, void *ctx), void *ctx)
+{
+    struct range_walk w = { r, n, fn, ctx, false };
+    walk_ranges(&w, table_of(root), SV39_LEVELS - 1, 0, 0);
+}
+
+void mmu_destroy_user(pagetable_t root, const struct mmu_range *r, int n,
+                      void (*fn)(vaddr_t va, void *leaf, void *ctx), void *ctx)
+{
+    struct range_walk w = { r, n, fn, ctx, true };
+    pte_t *t = table_of(root);
+    walk_ranges(&w, t, SV39_LEVELS - 1, 0, 0);
+    /* The user half is empty now; the kernel half has only the entries
+     * mmu_new_user_root copied in. Cleared, the root goes back zero like
+     * the rest. */
+    for (int k = 0; k < kroot_nused; k++)
+        t[kroot_used[k]] = 0;
+#ifdef FL_DEBUG
+    if (!table_empty(t))
+        panic("mmu: root %lx maps outside the space's ranges", root);
+#endif
+    frame_free_zeroed(root);
 }
 
 void mmu_activate(pagetable_t root)

@@ -26,13 +26,14 @@ trap_vector:
      * scratch register, without saving the register file or entering C.
      * They are not metered and their few instructions count as user time.
      * sigreturn skips the register save (.Lsigreturn_entry); the other
-     * calls save only part of it (.Lsyscall_entry), but fork and exec.
- * Boot with lightsys=off to send them through the full path instead.
+     * calls save only part of it (syscall_entry), but fork and exec, and
+     * so do page faults (fault_entry). Boot with lightsys=off to send them
+     * all through the full path instead.
      */
     sd      t5, TF_T5(t6)
     csrr    t5, scause
     addi    t5, t5, -EXC_ECALL_U
-    bnez    t5, .Lfull_entry
+    bnez    t5, .Lnot_ecall
     ld      t5, TF_LIGHT(t6)        /* lightsys=off sends everything the full way */
     beqz    t5, .Lfull_entry
     addi    t5, a7, -SYS_getpid
@@ -45,11 +46,11 @@ trap_vector:
     beqz    t5, .Llight_gethart
     /* fork copies the whole register set to the child and exec replaces
      * it: those come in the full way; every other call the light way
-     * (.Lsyscall_entry). */
+     * (syscall_entry). */
     addi    t5, a7, -SYS_fork
     beqz    t5, .Lfull_entry
     addi    t5, a7, -SYS_exec
-    bnez    t5, .Lsyscall_entry
+    bnez    t5, syscall_entry
     j       .Lfull_entry
 .Llight_gethart:
     ld      a0, TF_KTP(t6)
@@ -88,6 +89,16 @@ trap_vector:
     ld      tp, TF_KTP(t6)
     j       arch_sigreturn_fast
 
+.Lnot_ecall:
+    /* Page faults (scause 12, 13 and 15, now t5 = 4, 5 and 7; 14 is
+     * reserved and C sends it on) come in the light way too, unless
+     * lightsys=off. An interrupt's scause is far above them. */
+    addi    t5, t5, -(EXC_INST_PAGE_FAULT - EXC_ECALL_U)
+    sltiu   t5, t5, EXC_STORE_PAGE_FAULT - EXC_INST_PAGE_FAULT + 1
+    beqz    t5, .Lfull_entry
+    ld      t5, TF_LIGHT(t6)
+    bnez    t5, fault_entry
+    /* fall through */
 .Lfull_entry:
     /* t5 is already saved; everything else now. */
     sd      ra,   0(t6)
@@ -177,16 +188,18 @@ arch_return_to_user:
     sret
 
 /*
- * A system call the light way: only what the C code may change is saved,
- * the registers the calling convention lets a callee clobber (ra, t0-t6,
- * a0-a7) and those the kernel replaces (sp, gp, tp, s0). s1..s11 stay in
- * the registers: user_syscall and everything it calls keep them, as any
- * C callee does, so they still hold the user's values when it returns
- * and need no restore either. tf->partial (the trapframe's address: not
- * zero) says meanwhile that they are not in the frame (tf_regs_whole).
- * Entered with t6 = trapframe, sscratch = user t6, t5 saved.
+ * The light way in, for system calls and page faults: only what the C code
+ * may change is saved, the registers the calling convention lets a callee
+ * clobber (ra, t0-t6, a0-a7) and those the kernel replaces (sp, gp, tp,
+ * s0). s1..s11 stay in the registers: the C code and everything it calls
+ * keep them, as any C callee does, so they still hold the user's values
+ * when it returns and need no restore either. tf->partial (the
+ * trapframe's address: not zero) says meanwhile that they are not in the
+ * frame (tf_regs_whole). Entered with t6 = trapframe, sscratch = user
+ * t6, t5 saved. The labels are named, not .L, so that profiles and
+ * backtraces say which way a trap came in (make iprofile).
  */
-.Lsyscall_entry:
+.macro LIGHT_SAVE
     sd      ra,   0(t6)
     sd      sp,   8(t6)
     sd      gp,  16(t6)
@@ -210,6 +223,26 @@ arch_return_to_user:
     sd      t0, TF_STAMP(t6)        /* meters: trap entry */
     csrrw   t0, sscratch, zero      /* user t6; sscratch = 0: now "in kernel" */
     sd      t0, TF_T6(t6)
+.endm
+
+/* The user's s1..s11 into the frame at \tf, which is then whole. */
+.macro SAVE_CALLEE tf
+    sd      s1,  64(\tf)
+    sd      s2, 136(\tf)
+    sd      s3, 144(\tf)
+    sd      s4, 152(\tf)
+    sd      s5, 160(\tf)
+    sd      s6, 168(\tf)
+    sd      s7, 176(\tf)
+    sd      s8, 184(\tf)
+    sd      s9, 192(\tf)
+    sd      s10, 200(\tf)
+    sd      s11, 208(\tf)
+    sd      zero, TF_PARTIAL(\tf)
+.endm
+
+syscall_entry:
+    LIGHT_SAVE
     csrr    t0, sepc
     addi    t0, t0, 4               /* resume after the ecall */
     sd      t0, TF_SEPC(t6)
@@ -218,12 +251,15 @@ arch_return_to_user:
     mv      s0, zero                /* end of the frame-pointer chain */
     mv      a0, t6
     call    user_syscall            /* a0 = trapframe, a1 = 0 or work to do */
-    bnez    a1, .Lsyscall_work
-    /*
-     * Interrupts are off (user_syscall); sret must go to user mode with
-     * them on: a switch while in the kernel may have left SPP set by
-     * another thread's kernel trap.
-     */
+    bnez    a1, syscall_work
+    /* fall through */
+
+/*
+ * The light way out, a0 = trapframe. Interrupts are off (user_syscall,
+ * user_fault); sret must go to user mode with them on: a switch while in
+ * the kernel may have left SPP set by another thread's kernel trap.
+ */
+light_exit:
     li      t0, SSTATUS_SPP
     csrc    sstatus, t0
     li      t0, SSTATUS_SPIE
@@ -255,25 +291,41 @@ arch_return_to_user:
     sret
 
 /*
- * Work on the light way out (a kill, a signal that may be pending): it
- * may read or replace the whole register set (a signal frame), so s1..s11,
- * the user's still, go into the frame first, which is then whole, and the
+ * Work on a system call's light way out (a kill, a signal that may be
+ * pending): it may read or replace the whole register set (a signal
+ * frame), so s1..s11, the user's still, go into the frame first, and the
  * way out is the full one. a1 is the system call's end stamp (meters).
  */
-.Lsyscall_work:
-    sd      s1,  64(a0)
-    sd      s2, 136(a0)
-    sd      s3, 144(a0)
-    sd      s4, 152(a0)
-    sd      s5, 160(a0)
-    sd      s6, 168(a0)
-    sd      s7, 176(a0)
-    sd      s8, 184(a0)
-    sd      s9, 192(a0)
-    sd      s10, 200(a0)
-    sd      s11, 208(a0)
-    sd      zero, TF_PARTIAL(a0)
+syscall_work:
+    SAVE_CALLEE a0
     call    user_syscall_work       /* returns the trapframe */
+    j       arch_return_to_user
+
+/*
+ * A page fault the light way: as a system call, sepc left on the
+ * faulting instruction, and FAULT_STATE_SPACE bytes of kernel stack for
+ * the fault's record (struct user_fault_state), which outlives user_fault
+ * when the fault needs the whole frame: a signal to deliver, a kill, or
+ * a user-level handler that may read the registers (trap_user_fault_whole).
+ * Only the common fault, resolved with nothing to do on the way out,
+ * takes the light way out.
+ */
+fault_entry:
+    LIGHT_SAVE
+    csrr    t0, sepc
+    sd      t0, TF_SEPC(t6)
+    ld      sp, TF_KSP(t6)
+    ld      tp, TF_KTP(t6)
+    mv      s0, zero                /* end of the frame-pointer chain */
+    addi    sp, sp, -FAULT_STATE_SPACE
+    mv      a0, t6
+    mv      a1, sp
+    call    user_fault              /* a0 = trapframe, a1 = 0 or what is left */
+    beqz    a1, light_exit
+    SAVE_CALLEE a0
+    mv      a2, a1
+    mv      a1, sp
+    call    trap_user_fault_whole   /* (trapframe, record, what is left): the trapframe */
     j       arch_return_to_user
 
 /*

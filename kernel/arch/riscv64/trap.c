@@ -90,6 +90,9 @@ static enum trap_irq decode_interrupt(uint64_t code)
 }
 
 _Static_assert(offsetof(struct thread, tf) == 0, "trap.S: sscratch points at the thread");
+_Static_assert(TRAP_FAULT_DONE == 0, "trap.S: a light fault resumes at once on 0");
+_Static_assert(sizeof(struct user_fault_state) <= FAULT_STATE_SPACE &&
+               FAULT_STATE_SPACE % 16 == 0, "trap.S: the fault's record on the kernel stack");
 
 struct trapframe *user_trap(struct trapframe *tf)
 {
@@ -118,7 +121,7 @@ struct trapframe *user_trap(struct trapframe *tf)
     return tf;
 }
 
-/* What user_syscall hands back to trap.S, in a0 and a1: the trapframe,
+/* What user_syscall and user_fault hand back to trap.S, in a0 and a1: the trapframe,
  * and 0, or the system call's end stamp (made odd, so never 0) when
  * there is work on the way out. */
 struct syscall_exit {
@@ -151,6 +154,20 @@ struct trapframe *user_syscall_work(struct trapframe *tf, uint64_t done)
     user_return_prepare(container_of(tf, struct thread, tf));
     meter_record_irqs_off(FL_METER_SYSCALL_EXIT, done, meter_now());
     return tf;
+}
+
+/* A page fault come in the light way (trap.S fault_entry: s1..s11 not
+ * in the frame), with s, the fault's record, in space trap.S keeps on the
+ * kernel stack until the fault is over. Returns 0 in a1 to resume at
+ * once, or what trap_user_fault_whole (called by trap.S directly) is to
+ * finish once trap.S has stored the rest of the registers. */
+struct syscall_exit user_fault(struct trapframe *tf, struct user_fault_state *s);
+struct syscall_exit user_fault(struct trapframe *tf, struct user_fault_state *s)
+{
+    account_enter_kernel(container_of(tf, struct thread, tf));
+    decode_exception(&s->tr, csr_read(scause), csr_read(stval), tf->sepc);
+    enum trap_fault_next next = trap_user_fault_light(tf, s);
+    return (struct syscall_exit){ tf, (uint64_t)next };
 }
 
 /* SYS_sigreturn when usercopy.S's fast sigreturn declines (a frame it

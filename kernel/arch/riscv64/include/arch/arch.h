@@ -26,6 +26,10 @@
 #define TF_PARTIAL 304
 #define TF_SIZE   312
 
+/* Kernel-stack bytes trap.S keeps for a light page fault's record
+ * (struct user_fault_state, checked in trap.c); a multiple of 16. */
+#define FAULT_STATE_SPACE 80
+
 /* Offsets into portable structures (struct cpu, thread, proc, the signal
  * frame) are generated at build time: asm_offsets.c -> asm_offsets.h. */
 

@@ -1,0 +1,13 @@
+build-t/kernel/arch/riscv64/counters.c.o: kernel/arch/riscv64/counters.c \
+ kernel/include/arch_api.h kernel/include/types.h \
+ kernel/arch/riscv64/include/arch/arch.h \
+ kernel/arch/riscv64/include/arch/riscv.h \
+ kernel/arch/riscv64/include/arch/layout.h kernel/include/types.h \
+ kernel/include/irq.h
+kernel/include/arch_api.h:
+kernel/include/types.h:
+kernel/arch/riscv64/include/arch/arch.h:
+kernel/arch/riscv64/include/arch/riscv.h:
+kernel/arch/riscv64/include/arch/layout.h:
+kernel/include/types.h:
+kernel/include/irq.h:

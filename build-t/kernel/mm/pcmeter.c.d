@@ -1,0 +1,24 @@
+build-t/kernel/mm/pcmeter.c.o: kernel/mm/pcmeter.c \
+ kernel/include/pcmeter.h kernel/include/types.h kernel/include/meter.h \
+ kernel/include/arch_api.h kernel/arch/riscv64/include/arch/arch.h \
+ kernel/arch/riscv64/include/arch/riscv.h \
+ kernel/arch/riscv64/include/arch/layout.h kernel/include/types.h \
+ kernel/include/irq.h kernel/include/cpu.h kernel/include/config.h \
+ kernel/include/lockrank.h include/faultline/abi.h kernel/include/proc.h \
+ kernel/include/spinlock.h kernel/include/cpu.h
+kernel/include/pcmeter.h:
+kernel/include/types.h:
+kernel/include/meter.h:
+kernel/include/arch_api.h:
+kernel/arch/riscv64/include/arch/arch.h:
+kernel/arch/riscv64/include/arch/riscv.h:
+kernel/arch/riscv64/include/arch/layout.h:
+kernel/include/types.h:
+kernel/include/irq.h:
+kernel/include/cpu.h:
+kernel/include/config.h:
+kernel/include/lockrank.h:
+include/faultline/abi.h:
+kernel/include/proc.h:
+kernel/include/spinlock.h:
+kernel/include/cpu.h:

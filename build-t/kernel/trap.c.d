@@ -1,0 +1,42 @@
+build-t/kernel/trap.c.o: kernel/trap.c kernel/include/trap.h \
+ kernel/include/types.h kernel/include/aspace.h kernel/include/mmu.h \
+ kernel/include/config.h kernel/arch/riscv64/include/arch/pte.h \
+ kernel/include/types.h kernel/include/sleeplock.h \
+ kernel/include/spinlock.h kernel/include/lockrank.h \
+ kernel/arch/riscv64/include/arch/arch.h \
+ kernel/arch/riscv64/include/arch/riscv.h \
+ kernel/arch/riscv64/include/arch/layout.h kernel/include/proc.h \
+ kernel/include/arch_api.h kernel/include/irq.h include/faultline/abi.h \
+ kernel/include/cpu.h kernel/include/signal.h kernel/include/proc.h \
+ kernel/include/ktime.h kernel/include/printk.h kernel/include/meter.h \
+ kernel/include/vmstat.h kernel/include/usercopy.h kernel/include/irq.h \
+ kernel/include/ulf.h kernel/include/pcmeter.h include/faultline/errno.h
+kernel/include/trap.h:
+kernel/include/types.h:
+kernel/include/aspace.h:
+kernel/include/mmu.h:
+kernel/include/config.h:
+kernel/arch/riscv64/include/arch/pte.h:
+kernel/include/types.h:
+kernel/include/sleeplock.h:
+kernel/include/spinlock.h:
+kernel/include/lockrank.h:
+kernel/arch/riscv64/include/arch/arch.h:
+kernel/arch/riscv64/include/arch/riscv.h:
+kernel/arch/riscv64/include/arch/layout.h:
+kernel/include/proc.h:
+kernel/include/arch_api.h:
+kernel/include/irq.h:
+include/faultline/abi.h:
+kernel/include/cpu.h:
+kernel/include/signal.h:
+kernel/include/proc.h:
+kernel/include/ktime.h:
+kernel/include/printk.h:
+kernel/include/meter.h:
+kernel/include/vmstat.h:
+kernel/include/usercopy.h:
+kernel/include/irq.h:
+kernel/include/ulf.h:
+kernel/include/pcmeter.h:
+include/faultline/errno.h:

@@ -1,0 +1,43 @@
+build-t/kernel/ulf/msg.c.o: kernel/ulf/msg.c kernel/ulf/ulf_internal.h \
+ kernel/include/ulf.h kernel/include/types.h kernel/include/aspace.h \
+ kernel/include/mmu.h kernel/include/config.h \
+ kernel/arch/riscv64/include/arch/pte.h kernel/include/types.h \
+ kernel/include/sleeplock.h kernel/include/spinlock.h \
+ kernel/include/lockrank.h kernel/include/proc.h \
+ kernel/include/arch_api.h kernel/arch/riscv64/include/arch/arch.h \
+ kernel/arch/riscv64/include/arch/riscv.h \
+ kernel/arch/riscv64/include/arch/layout.h kernel/include/irq.h \
+ include/faultline/abi.h kernel/include/cpu.h kernel/include/spinlock.h \
+ kernel/include/signal.h kernel/include/proc.h kernel/include/usercopy.h \
+ kernel/include/meter.h kernel/include/syscall.h kernel/include/meter.h \
+ kernel/include/ulf.h include/faultline/syscall.h \
+ include/faultline/errno.h
+kernel/ulf/ulf_internal.h:
+kernel/include/ulf.h:
+kernel/include/types.h:
+kernel/include/aspace.h:
+kernel/include/mmu.h:
+kernel/include/config.h:
+kernel/arch/riscv64/include/arch/pte.h:
+kernel/include/types.h:
+kernel/include/sleeplock.h:
+kernel/include/spinlock.h:
+kernel/include/lockrank.h:
+kernel/include/proc.h:
+kernel/include/arch_api.h:
+kernel/arch/riscv64/include/arch/arch.h:
+kernel/arch/riscv64/include/arch/riscv.h:
+kernel/arch/riscv64/include/arch/layout.h:
+kernel/include/irq.h:
+include/faultline/abi.h:
+kernel/include/cpu.h:
+kernel/include/spinlock.h:
+kernel/include/signal.h:
+kernel/include/proc.h:
+kernel/include/usercopy.h:
+kernel/include/meter.h:
+kernel/include/syscall.h:
+kernel/include/meter.h:
+kernel/include/ulf.h:
+include/faultline/syscall.h:
+include/faultline/errno.h:

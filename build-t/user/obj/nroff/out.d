@@ -1,0 +1,8 @@
+build-t/user/obj/nroff/out.o: user/nroff/out.c user/nroff/nroff.h \
+ user/lib/ulib.h include/faultline/abi.h include/faultline/errno.h \
+ include/faultline/syscall.h
+user/nroff/nroff.h:
+user/lib/ulib.h:
+include/faultline/abi.h:
+include/faultline/errno.h:
+include/faultline/syscall.h:

@@ -1,0 +1,6 @@
+build-t/user/obj/ps.o: user/ps.c user/lib/ulib.h include/faultline/abi.h \
+ include/faultline/errno.h include/faultline/syscall.h
+user/lib/ulib.h:
+include/faultline/abi.h:
+include/faultline/errno.h:
+include/faultline/syscall.h:

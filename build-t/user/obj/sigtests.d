@@ -1,0 +1,11 @@
+build-t/user/obj/sigtests.o: user/sigtests.c user/lib/ulib.h \
+ include/faultline/abi.h include/faultline/errno.h \
+ include/faultline/syscall.h user/lib/testrun.h user/lib/ulib.h \
+ user/lib/sigregs.h
+user/lib/ulib.h:
+include/faultline/abi.h:
+include/faultline/errno.h:
+include/faultline/syscall.h:
+user/lib/testrun.h:
+user/lib/ulib.h:
+user/lib/sigregs.h:
