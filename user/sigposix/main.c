@@ -126,10 +126,14 @@ static void killhint(void)
 {
     int old = fork();
     if (old == 0) {
-        sleep(STUCK_MS * 10);
-        exit(0);
+        /* Until the SIGKILL below, however long the forks take (a child
+         * that timed out would be a zombie, which kill rightly misses). */
+        for (;;)
+            sleep(STUCK_MS);
     }
     expect("fork the long-lived child", old > 0, 1);
+    if (old < 0)
+        return;          /* a negative pid would name a process group */
     int last = 0, status;
     for (int i = 0; i < KILLHINT_FORKS; i++) {
         int pid = fork();
