@@ -29,9 +29,9 @@ static __attribute__((noinline, cold)) void meter_fault_waited(const struct trap
     meter_record(FL_METER_FAULT_WAIT, 0, waited);
 }
 
-/* A fault the dispatcher resolved: record its legs, which are the
- * thread's own work only if it never left the hart. A fault that waited
- * must not pass its wait off as work. */
+/* A fault the dispatcher resolved, interrupts off: record its legs, which
+ * are the thread's own work only if it never left the hart. A fault that
+ * waited must not pass its wait off as work. */
 static void meter_fault(const struct trapframe *tf, const struct fault_probe *fp)
 {
     if (!fp->frame_at)
@@ -42,9 +42,14 @@ static void meter_fault(const struct trapframe *tf, const struct fault_probe *fp
         meter_fault_waited(tf, waited);
         return;
     }
-    meter_record(FL_METER_FAULT_ENTRY_TO_FRAME, tf->entry_stamp, fp->frame_at);
-    meter_record(FL_METER_FAULT_ZERO, fp->frame_at, fp->zeroed_at);
-    meter_record(FL_METER_FAULT_FRAME_TO_MAP, fp->zeroed_at, fp->mapped_at);
+    /* Interrupts are off (user_page_fault), so the three rows are this
+     * hart's without a mask round each, and the hart is looked up once. */
+    if (!meters_enabled)
+        return;
+    struct meter_row *rows = this_cpu()->meters;
+    meter_row_add(&rows[FL_METER_FAULT_ENTRY_TO_FRAME], fp->frame_at - tf->entry_stamp);
+    meter_row_add(&rows[FL_METER_FAULT_ZERO], fp->zeroed_at - fp->frame_at);
+    meter_row_add(&rows[FL_METER_FAULT_FRAME_TO_MAP], fp->mapped_at - fp->zeroed_at);
 }
 
 /* Runs the fault dispatcher until it stops asking for a retry (each

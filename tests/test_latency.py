@@ -63,11 +63,14 @@ BUDGETS = {
     # was set on. (It was 1950 over 1920 before the trap-path speed-ups.)
     # (1623 with inline meter records; 1556 with 15-instruction ones; 1356
     # once faults came in the light way, the walk's upper levels inline, the
-    # region lookup hinted, and pages cleared 256 bytes a round)
-    "fault_zero":   ("median", 1424),
+    # region lookup hinted, and pages cleared 256 bytes a round; 1293 with
+    # the user frame's record written in one go under the frames lock and
+    # the fault's legs recorded with interrupts off; budget 1424 before)
+    "fault_zero":   ("median", 1358),
     # a read of an untouched heap page maps the shared zero page: the same
-    # way in and out, no frame (568; 651 before the light way in)
-    "fault_read":   ("median", 597),
+    # way in and out, no frame (568; 651 before the light way in; 544 with
+    # the legs recorded with interrupts off; budget 597 before)
+    "fault_read":   ("median", 571),
     # User-level fault handling and trap forwarding (docs/ulf.md), both
     # sides on hart 0: the whole round trip through the handler process,
     # two context switches included (3976; 5236 before the handoff to the

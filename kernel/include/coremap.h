@@ -106,6 +106,40 @@ pfn_t coremap_alloc(struct coremap *cm, enum frame_state state);
 /* The same, zeroed frames first; one that was zeroed keeps
  * FRAME_F_ZEROED in its flags. */
 pfn_t coremap_alloc_zeroed(struct coremap *cm, enum frame_state state);
+/* A user frame with its record filled in at once: owner, vpn and flags
+ * (FRAME_F_ZEROED is not among them: *was_zeroed says whether it came
+ * off the zeroed list). zeroed_first: as coremap_alloc_zeroed, else as
+ * coremap_alloc. 0 if none is free. Inline: the demand-zero fault takes
+ * its frame here, and the record is written once rather than reset and
+ * then filled. */
+static inline pfn_t coremap_alloc_user(struct coremap *cm, bool zeroed_first, void *owner,
+                                       uint64_t vpn, uint8_t flags, bool *was_zeroed)
+{
+    bool zeroed = zeroed_first;
+    uint32_t idx = zeroed ? cm->zero_head : cm->free_head;
+    if (idx == FRAME_NONE) {
+        zeroed = !zeroed;
+        idx = zeroed ? cm->zero_head : cm->free_head;
+        if (idx == FRAME_NONE)
+            return 0;
+    }
+    struct frame *f = &cm->frames[idx];
+    if (zeroed) {
+        cm->zero_head = f->next;
+        cm->nzero--;
+    } else {
+        cm->free_head = f->next;
+    }
+    cm->nfree--;
+    f->state = FRAME_USER;
+    f->flags = flags;
+    f->pins = 0;
+    f->next = FRAME_NONE;
+    f->owner = owner;
+    f->vpn = vpn;
+    *was_zeroed = zeroed;
+    return cm->base_pfn + idx;
+}
 /* Takes a free frame of unknown contents off its list (it stays FREE,
  * counted in nfree) so that the caller can zero it with no lock held; 0
  * if there is none. coremap_put_zeroed puts it on the zeroed list. */

@@ -130,29 +130,23 @@ void frame_free_many(const paddr_t *pa, int n)
 }
 
 /* A user frame with its core-map owner set in the same lock hold, if
- * more than `keep` frames are free. */
-/* Inline in each: the demand-zero fault takes its frame here. */
+ * more than `keep` frames are free. Inline in each: the demand-zero fault
+ * takes its frame here. */
 static inline __attribute__((always_inline)) paddr_t
 alloc_user(void *owner, uint64_t vpn, uint64_t keep, bool *zeroed, uint8_t flags)
 {
     enum water_event zero_ev = WATER_NONE;
+    bool z = false;
     spin_lock(&frames_lock);
     pfn_t pfn = 0;
     if (core.nfree > keep)
-        pfn = zeroed ? coremap_alloc_zeroed(&core, FRAME_USER) : coremap_alloc(&core, FRAME_USER);
-    struct frame *f = pfn ? coremap_frame(&core, pfn) : NULL;
-    if (f) {
-        f->owner = owner;
-        f->vpn = vpn;
-        bool z = f->flags & FRAME_F_ZEROED;
-        if (zeroed)
-            *zeroed = z;
-        f->flags = flags;
-        if (z && zeroed_low && core.nzero == zeroed_low - 1)
-            zero_ev = WATER_ZEROED_LOW;
-    }
+        pfn = coremap_alloc_user(&core, zeroed != NULL, owner, vpn, flags, &z);
+    if (z && zeroed_low && core.nzero == zeroed_low - 1)
+        zero_ev = WATER_ZEROED_LOW;
     enum water_event ev = coremap_water(&core);
     spin_unlock(&frames_lock);
+    if (zeroed)
+        *zeroed = z;
     water_report(ev);
     water_report(zero_ev);
     return (paddr_t)pfn << PAGE_SHIFT;

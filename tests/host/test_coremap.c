@@ -415,6 +415,65 @@ static void test_free_zeroed(void)
     CHECK_EQ(coremap_check(&cm, counts), 0);
 }
 
+/* coremap_alloc_user: the record written in one go (owner, vpn, the
+ * flags asked for, no pins, off the lists), the list it came off
+ * reported, the counts kept as coremap_alloc's, and the same order:
+ * zeroed first or last as asked, the other list when one is empty. */
+static void test_alloc_user(void)
+{
+    struct coremap cm;
+    uint32_t counts[5];
+    int owner;
+    bool z = true;
+
+    memset(records, 0xa5, sizeof records);
+    fresh_map(&cm);
+    CHECK_EQ(coremap_alloc_user(&cm, true, &owner, 7, 0, &z), 0);   /* nothing free */
+    coremap_release(&cm, TEST_BASE_PFN, TEST_BASE_PFN + 3);
+    pfn_t zp = coremap_take_unzeroed(&cm);
+    coremap_put_zeroed(&cm, zp);
+    CHECK_EQ(cm.nfree, 3);
+    CHECK_EQ(cm.nzero, 1);
+
+    pfn_t a = coremap_alloc_user(&cm, false, &owner, 0x123, FRAME_F_DIRTY, &z);
+    CHECK(a != 0 && a != zp);
+    CHECK(!z);
+    struct frame *f = &records[a - TEST_BASE_PFN];
+    CHECK_EQ(f->state, FRAME_USER);
+    CHECK_EQ(f->flags, FRAME_F_DIRTY);
+    CHECK_EQ(f->pins, 0);
+    CHECK_EQ(f->next, FRAME_NONE);
+    CHECK(f->owner == &owner);
+    CHECK_EQ(f->vpn, 0x123);
+    CHECK_EQ(cm.nfree, 2);
+    CHECK_EQ(cm.nzero, 1);
+    CHECK_EQ(coremap_check(&cm, counts), 0);
+
+    pfn_t b = coremap_alloc_user(&cm, true, &owner, 0x124, 0, &z);
+    CHECK_EQ(b, zp);
+    CHECK(z);
+    CHECK_EQ(records[b - TEST_BASE_PFN].flags, 0);   /* ZEROED is reported, not kept */
+    CHECK_EQ(cm.nzero, 0);
+    CHECK_EQ(cm.nfree, 1);
+
+    /* The zeroed list empty: a zeroed-first allocation takes a plain frame. */
+    pfn_t c = coremap_alloc_user(&cm, true, &owner, 0x125, 0, &z);
+    CHECK(c != 0 && c != a && c != b);
+    CHECK(!z);
+    CHECK_EQ(cm.nfree, 0);
+    CHECK_EQ(coremap_alloc_user(&cm, false, &owner, 0x126, 0, &z), 0);
+    CHECK_EQ(coremap_check(&cm, counts), 0);
+    CHECK_EQ(counts[FRAME_USER], 3);
+
+    /* The plain list empty: a plain-first allocation takes a zeroed frame. */
+    CHECK_EQ(coremap_free_zeroed(&cm, b), 0);
+    pfn_t d = coremap_alloc_user(&cm, false, &owner, 0x127, 0, &z);
+    CHECK_EQ(d, b);
+    CHECK(z);
+    CHECK_EQ(cm.nzero, 0);
+    CHECK_EQ(coremap_check(&cm, counts), 0);
+}
+
 int main(void)
 {
     test_init_all_reserved();
@@ -430,5 +489,6 @@ int main(void)
     test_water_marks();
     test_zeroed_list();
     test_free_zeroed();
+    test_alloc_user();
     return check_summary("coremap");
 }
