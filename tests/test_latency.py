@@ -65,8 +65,10 @@ BUDGETS = {
     # once faults came in the light way, the walk's upper levels inline, the
     # region lookup hinted, and pages cleared 256 bytes a round; 1293 with
     # the user frame's record written in one go under the frames lock and
-    # the fault's legs recorded with interrupts off; budget 1424 before)
-    "fault_zero":   ("median", 1358),
+    # the fault's legs recorded with interrupts off, budget 1424 before;
+    # 1245 with the first touch's fill inline in the dispatcher, budget
+    # 1358 before)
+    "fault_zero":   ("median", 1307),
     # a read of an untouched heap page maps the shared zero page: the same
     # way in and out, no frame (568; 651 before the light way in; 544 with
     # the legs recorded with interrupts off; budget 597 before)

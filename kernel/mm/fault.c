@@ -35,11 +35,23 @@ static bool prot_allows(unsigned prot, enum access a)
     return false;
 }
 
+/* An image page's share of its segment's file bytes, copied into its
+ * frame. Out of line: the common fill is zeros only. */
+static __attribute__((noinline)) void copy_image_bytes(const struct region *r, vaddr_t page,
+                                                       uint8_t *dst)
+{
+    vaddr_t from = MAX(page, r->src_va), to = MIN(page + PAGE_SIZE, r->src_va + r->src_len);
+    if (from < to)
+        memcpy(dst + (from - page), r->src + (from - r->src_va), to - from);
+}
+
 /* Writes the page's origin into the frame: zeros (unless the frame came
  * zeroed: pc=daemon zeroes free frames in idle time), then for an image
- * page the part of its segment's file bytes that falls in it. */
-static void fill_from_origin(const struct region *r, vaddr_t page, paddr_t pa,
-                             struct fault_probe *probe, bool zeroed)
+ * page the part of its segment's file bytes that falls in it. Inline:
+ * the zeroing leg of the meters is then the zeroing alone. */
+static inline __attribute__((always_inline)) void
+fill_from_origin(const struct region *r, vaddr_t page, paddr_t pa, struct fault_probe *probe,
+                 bool zeroed)
 {
     uint8_t *dst = (uint8_t *)PA_TO_KVA(pa);
     if (!zeroed)
@@ -48,11 +60,8 @@ static void fill_from_origin(const struct region *r, vaddr_t page, paddr_t pa,
         vm_count(VM_ZEROED_FILLS);
     if (probe)
         probe->zeroed_at = meter_now();
-    if (r->kind != REGION_IMAGE)
-        return;
-    vaddr_t from = MAX(page, r->src_va), to = MIN(page + PAGE_SIZE, r->src_va + r->src_len);
-    if (from < to)
-        memcpy(dst + (from - page), r->src + (from - r->src_va), to - from);
+    if (r->kind == REGION_IMAGE)
+        copy_image_bytes(r, page, dst);
 }
 
 paddr_t zero_frame_pa;
@@ -124,12 +133,14 @@ static __attribute__((noinline)) int begin_page_in(struct aspace *as, struct reg
     return FAULT_FINISH_READ;
 }
 
-/* The page is not in memory: get a frame, fill it, map it. */
-static int bring_in(struct aspace *as, struct region *r, vaddr_t page, void *leaf,
-                    struct leaf_info *li, struct fault_probe *probe)
+/* A page whose contents are its origin's (never touched, dropped clean,
+ * or the zero page written): get a frame, fill it, map it. Inline in the
+ * first touch's case of fault_locked, the common fault, which then makes
+ * no call of its own and saves no registers for it; bring_in for the rest. */
+static inline __attribute__((always_inline)) int
+fill_new_frame(struct aspace *as, struct region *r, vaddr_t page, void *leaf,
+               const struct leaf_info *li, struct fault_probe *probe)
 {
-    if (li->state == LEAF_SWAPPED)
-        return begin_page_in(as, r, page, leaf, li, probe);
     int err;
     /* Making room never waits here, so nothing can change this entry
      * meanwhile: the lock is held throughout. */
@@ -152,6 +163,16 @@ static int bring_in(struct aspace *as, struct region *r, vaddr_t page, void *lea
         uncommit_pages(1);
     }
     return 0;
+}
+
+/* The page is not in memory: get a frame, fill it, map it. */
+static __attribute__((noinline)) int bring_in(struct aspace *as, struct region *r, vaddr_t page,
+                                              void *leaf, struct leaf_info *li,
+                                              struct fault_probe *probe)
+{
+    if (li->state == LEAF_SWAPPED)
+        return begin_page_in(as, r, page, leaf, li, probe);
+    return fill_new_frame(as, r, page, leaf, li, probe);
 }
 
 /* Under as->lock: 0 (present), or -errno for fault_resolve. */
@@ -201,7 +222,7 @@ static int fault_locked(struct aspace *as, vaddr_t va, enum access access,
             return FAULT_TO_HANDLER;
         if (access == ACCESS_READ && zero_mappable(r))
             return map_zero_page(r, leaf, probe);
-        break;
+        return fill_new_frame(as, r, page, leaf, &li, probe);
     case LEAF_DISCARDED:
         if (handler_provides(as, r))
             return FAULT_TO_HANDLER;
