@@ -68,6 +68,8 @@ struct leaf_info {
 };
 
 enum leaf_state mmu_leaf_read(const void *leaf, struct leaf_info *info);
+/* mmu_leaf_read(leaf, NULL) == LEAF_EMPTY: mmu_leaf_empty, inline from
+ * the port's <arch/pte.h>. */
 /* Present with reference and dirty tracking: accessed set (a page just
  * brought in has been referenced), dirty left for the hardware to set on
  * the first write, unless dirty is true. */

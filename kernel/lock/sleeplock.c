@@ -17,14 +17,27 @@ static inline bool cas(uint32_t *state, uint32_t *expect, uint32_t want)
                                        __ATOMIC_RELAXED);
 }
 
+/* The lock just taken: its holder noted (and in a debug build its rank). */
+static inline __attribute__((always_inline)) void now_held(struct sleeplock *l, bool fresh)
+{
+    (void)fresh;
+    l->holder = current_thread();
+#ifdef FL_DEBUG
+    l->fresh = fresh;
+    lockrank_sleep_taken(l);
+#endif
+}
+
 /* Under the guard: take the lock, or count ourselves a waiter and sleep
  * until a release wakes us, then look again. A release that cleared
  * HELD before our count went in made that compare-and-swap fail, so we
  * see the lock free; one that comes after sees our count and wakes us
  * under the guard, which we hold until we are asleep. */
-/* Out of line: the uncontended acquire (every fault takes a space's lock)
- * then needs no stack frame or saved registers. */
-static __attribute__((noinline)) void acquire_slow(struct sleeplock *l)
+/* Out of line, and the last thing the acquire does (the holder is noted
+ * here too): the uncontended acquire (every fault takes a space's lock)
+ * then needs no stack frame or saved registers, and reaches this by a
+ * tail call. */
+static __attribute__((noinline)) void acquire_slow(struct sleeplock *l, bool fresh)
 {
     spin_lock(&l->guard);
     uint32_t s = __atomic_load_n(&l->state, __ATOMIC_RELAXED);
@@ -40,20 +53,18 @@ static __attribute__((noinline)) void acquire_slow(struct sleeplock *l)
         s = __atomic_sub_fetch(&l->state, SLEEPLOCK_WAITER, __ATOMIC_ACQ_REL);
     }
     spin_unlock(&l->guard);
+    now_held(l, fresh);
 }
 
 /* Inlined into both callers, so a release build's acquire is what it was. */
 static inline __attribute__((always_inline)) void acquire(struct sleeplock *l, bool fresh)
 {
-    (void)fresh;
     uint32_t free_state = 0;
-    if (!cas(&l->state, &free_state, SLEEPLOCK_HELD))
-        acquire_slow(l);
-    l->holder = current_thread();
-#ifdef FL_DEBUG
-    l->fresh = fresh;
-    lockrank_sleep_taken(l);
-#endif
+    if (__builtin_expect(cas(&l->state, &free_state, SLEEPLOCK_HELD), 1)) {
+        now_held(l, fresh);
+        return;
+    }
+    acquire_slow(l, fresh);
 }
 
 void sleeplock_acquire(struct sleeplock *l)

@@ -189,9 +189,10 @@ static int fault_locked(struct aspace *as, vaddr_t va, enum access access,
     if (!leaf)
         return -ENOMEM;
     struct leaf_info li;
-    /* The common case, a first touch, needs only the state. */
-    li.state = mmu_leaf_read(leaf, NULL);
-    if (li.state != LEAF_EMPTY)
+    /* The common case, a first touch, needs only to know the entry empty. */
+    if (mmu_leaf_empty(leaf))
+        li.state = LEAF_EMPTY;
+    else
         mmu_leaf_read(leaf, &li);
     switch (li.state) {
     case LEAF_PRESENT:

@@ -36,6 +36,14 @@ typedef uint64_t pte_t;
 #define PTE_SW_TRANSIT    PTE_R
 #define PTE_SW_OUT        PTE_W
 
+/* Whether the entry is EMPTY (mmu.h): neither valid nor marked by the
+ * software bits, which is what mmu_leaf_read calls LEAF_EMPTY. Inline:
+ * the common fault, a first touch, needs no more than this of it. */
+static inline bool mmu_leaf_empty(const void *leaf)
+{
+    return !(__atomic_load_n((const pte_t *)leaf, __ATOMIC_RELAXED) & (PTE_V | PTE_SW_MASK));
+}
+
 /* HIDDEN -> PRESENT, accessed set (mmu.h). Inline: it is the whole of a
  * minor fault's remap. A plain store: the hardware sets A and D only in
  * a valid entry, and this one is not valid until the store. */
