@@ -80,7 +80,7 @@ ASM_OFFSETS := $(GEN_DIR)/asm_offsets.h
 KERNEL  := $(BUILD)/kernel.elf
 INITRD  := $(BUILD)/initrd.cpio
 
-.PHONY: all kernel user initrd qemu qemu-gdb gdb test test-debug test-host clean toolchain iprofile \
+.PHONY: all kernel user initrd qemu qemu-gdb gdb test test-debug test-host clean toolchain iprofile iprofile-docs \
         check-toolchain bench mmbench pctable repro-multics repro-unix fuzz docs-results help check-knobs
 all: check-toolchain $(KERNEL) $(INITRD) ## build kernel, user programs and initrd (the default)
 
@@ -257,6 +257,9 @@ EVENT ?= fault:store
 WORKLOAD ?=
 iprofile: all ## instructions of one kernel path by function, single-stepped in GDB (EVENT=, WORKLOAD=)
 	$(PYTHON) tools/iprofile.py $(EVENT) $(if $(WORKLOAD),--run "$(WORKLOAD)") --timeline \
+	  --kernel $(KERNEL) --initrd $(INITRD) --arch $(ARCH_QEMU)
+iprofile-docs: all ## every fast path's instructions by function -> docs/results/iprofile.md
+	$(PYTHON) tools/iprofile.py --suite docs/results/iprofile.md \
 	  --kernel $(KERNEL) --initrd $(INITRD) --arch $(ARCH_QEMU)
 
 # Every result kept in docs/ regenerated from one build: docs/results/* and

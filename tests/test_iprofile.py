@@ -10,6 +10,7 @@ two). The symbol reader is checked against the ELF's own trap_vector.
 """
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -68,3 +69,17 @@ def test_iprofile_steps_the_null_system_call(tmp_path, kernel_elf, initrd_cpio):
     # getpid's 19, far less than a fault's zeroing alone.
     assert 60 < med["instructions"] < 600, med
     assert "by function" in res.stdout and "syscall:nop" in res.stdout
+
+
+def test_committed_breakdowns_are_the_suites_output():
+    # docs/results/iprofile.md is what `make iprofile-docs` wrote: a
+    # section for every path of the suite, none missing or cut, and each
+    # table adding up to the total its line states.
+    text = (ROOT / "docs" / "results" / "iprofile.md").read_text()
+    assert "MISSING" not in text and "CUT" not in text
+    sections = text.split("\n## ")[1:]
+    assert [s.splitlines()[0] for s in sections] == [title for _, _, title in iprofile.SUITE]
+    for s in sections:
+        total = int(re.search(r": (\d+) instructions \(samples", s).group(1))
+        rows = re.findall(r"^\| `[^`]+` \| (\d+) \|$", s, re.M)
+        assert rows and sum(map(int, rows)) == total, s.splitlines()[0]

@@ -1,1 +1,0 @@
-build-t/kernel/arch/riscv64/switch.S.o: kernel/arch/riscv64/switch.S

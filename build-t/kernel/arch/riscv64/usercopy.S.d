@@ -1,9 +1,0 @@
-build-t/kernel/arch/riscv64/usercopy.S.o: kernel/arch/riscv64/usercopy.S \
- include/faultline/errno.h kernel/arch/riscv64/include/arch/arch.h \
- kernel/arch/riscv64/include/arch/riscv.h \
- kernel/arch/riscv64/include/arch/layout.h build-t/gen/asm_offsets.h
-include/faultline/errno.h:
-kernel/arch/riscv64/include/arch/arch.h:
-kernel/arch/riscv64/include/arch/riscv.h:
-kernel/arch/riscv64/include/arch/layout.h:
-build-t/gen/asm_offsets.h:

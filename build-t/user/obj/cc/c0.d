@@ -1,9 +1,0 @@
-build-t/user/obj/cc/c0.o: user/cc/c0.c user/cc/c0.h user/cc/cc.h \
- user/lib/ulib.h include/faultline/abi.h include/faultline/errno.h \
- include/faultline/syscall.h
-user/cc/c0.h:
-user/cc/cc.h:
-user/lib/ulib.h:
-include/faultline/abi.h:
-include/faultline/errno.h:
-include/faultline/syscall.h:

@@ -1,9 +1,0 @@
-build-t/user/obj/cc/gen.o: user/cc/gen.c user/cc/gen.h user/cc/cc.h \
- user/lib/ulib.h include/faultline/abi.h include/faultline/errno.h \
- include/faultline/syscall.h
-user/cc/gen.h:
-user/cc/cc.h:
-user/lib/ulib.h:
-include/faultline/abi.h:
-include/faultline/errno.h:
-include/faultline/syscall.h:

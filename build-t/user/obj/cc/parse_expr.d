@@ -1,9 +1,0 @@
-build-t/user/obj/cc/parse_expr.o: user/cc/parse_expr.c user/cc/c0.h \
- user/cc/cc.h user/lib/ulib.h include/faultline/abi.h \
- include/faultline/errno.h include/faultline/syscall.h
-user/cc/c0.h:
-user/cc/cc.h:
-user/lib/ulib.h:
-include/faultline/abi.h:
-include/faultline/errno.h:
-include/faultline/syscall.h:

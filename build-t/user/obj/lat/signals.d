@@ -1,8 +1,0 @@
-build-t/user/obj/lat/signals.o: user/lat/signals.c user/lat/lat.h \
- user/lib/ulib.h include/faultline/abi.h include/faultline/errno.h \
- include/faultline/syscall.h
-user/lat/lat.h:
-user/lib/ulib.h:
-include/faultline/abi.h:
-include/faultline/errno.h:
-include/faultline/syscall.h:

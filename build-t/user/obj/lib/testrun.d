@@ -1,8 +1,0 @@
-build-t/user/obj/lib/testrun.o: user/lib/testrun.c user/lib/testrun.h \
- user/lib/ulib.h include/faultline/abi.h include/faultline/errno.h \
- include/faultline/syscall.h
-user/lib/testrun.h:
-user/lib/ulib.h:
-include/faultline/abi.h:
-include/faultline/errno.h:
-include/faultline/syscall.h:

@@ -1,6 +1,0 @@
-build-t/user/obj/ls.o: user/ls.c user/lib/ulib.h include/faultline/abi.h \
- include/faultline/errno.h include/faultline/syscall.h
-user/lib/ulib.h:
-include/faultline/abi.h:
-include/faultline/errno.h:
-include/faultline/syscall.h:

@@ -1,8 +1,0 @@
-build-t/user/obj/nroff/text.o: user/nroff/text.c user/nroff/nroff.h \
- user/lib/ulib.h include/faultline/abi.h include/faultline/errno.h \
- include/faultline/syscall.h
-user/nroff/nroff.h:
-user/lib/ulib.h:
-include/faultline/abi.h:
-include/faultline/errno.h:
-include/faultline/syscall.h:

@@ -1,8 +1,0 @@
-build-t/user/obj/sh/help.o: user/sh/help.c user/sh/sh.h user/lib/ulib.h \
- include/faultline/abi.h include/faultline/errno.h \
- include/faultline/syscall.h
-user/sh/sh.h:
-user/lib/ulib.h:
-include/faultline/abi.h:
-include/faultline/errno.h:
-include/faultline/syscall.h:
