@@ -21,7 +21,9 @@ pytestmark = pytest.mark.release_kernel
 
 BUDGETS = {
     # bench: (statistic, budget)          measured when set
-    "minor_fault": ("median", 740),       # hidden page revealed, user-timed (705)
+    # hidden page revealed, user-timed (705 when set at 740; 477 once the
+    # fault dispatcher tells an empty entry inline and decodes the rest once)
+    "minor_fault": ("median", 501),
 }
 PART_BUDGETS = {
     # kernel work without the device wait (1172 asleep, about 1060 not; 1248
