@@ -23,7 +23,7 @@ import pytest
 
 from qemu_helpers import boot_to_shell, wait_for_log
 from test_hog import HOG_TIMEOUT, assert_clean, run_hog
-from test_vmstat import VMSTAT_JSON, run_job
+from test_vmstat import vmstat_now
 
 MEM = "mem=8M"
 DISK = "64M"
@@ -78,9 +78,7 @@ def boot(machine, mm, extra="", cpus=CPUS, **kwargs):
 
 
 def vmstat(m) -> dict:
-    status, out = run_job(m, "vmstat -j", VMSTAT_JSON)
-    assert status == "status 0", out
-    return json.loads(VMSTAT_JSON.search(out).group(1))
+    return vmstat_now(m)
 
 
 # The bookkeeping agrees whenever nothing is moving; a reading taken while

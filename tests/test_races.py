@@ -38,7 +38,7 @@ import pytest
 
 from qemu_helpers import boot_to_shell, run_guest_program, wait_for_log
 from test_hog import HOG_TIMEOUT, assert_clean, run_hog
-from test_vmstat import VMSTAT_JSON, run_job
+from test_vmstat import vmstat_now
 
 RACETESTS_TIMEOUT = 240.0
 RACETESTS_SILENCE = 90.0       # a hung test is ended by the runner after 60 s
@@ -60,9 +60,7 @@ CONFIGS = [
 
 
 def vmstat(m) -> dict:
-    status, out = run_job(m, "vmstat -j", VMSTAT_JSON)
-    assert status == "status 0", out
-    return json.loads(VMSTAT_JSON.search(out).group(1))
+    return vmstat_now(m)
 
 
 def settled_vmstat(m, free_at_least=0) -> dict:

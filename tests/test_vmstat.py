@@ -47,6 +47,19 @@ def run_job(m, cmd, done_pattern, timeout=30):
     return status, out[out.index("\n") + 1:]
 
 
+VMSTAT_STATUS = re.compile(r"^vmstat-status=(\d+)$", re.MULTILINE)
+
+
+def vmstat_now(m) -> dict:
+    """One `vmstat -j` reading, run in the foreground: a background one's
+    line may take in the shell's next prompt (`..."swap_total$ ":...`),
+    which then never shows as a prompt to wait for."""
+    out = m.run_shell("vmstat -j; echo vmstat-status=$?")
+    status = VMSTAT_STATUS.search(out)
+    assert status and status.group(1) == "0", out
+    return json.loads(VMSTAT_JSON.search(out).group(1))
+
+
 def test_vmstat_reports(shell):
     status, out = run_job(shell, "vmstat -j", VMSTAT_JSON)
     assert status == "status 0", out
