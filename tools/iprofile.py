@@ -335,6 +335,9 @@ def main() -> int:
     p.add_argument("--initrd", default="build/initrd.cpio")
     p.add_argument("--arch", default=fq.DEFAULT_ARCH)
     args = p.parse_args()
+    # Ended from outside (a timeout): the finally blocks still stop the
+    # QEMU and GDB this run started, which live in process groups of their own.
+    signal.signal(signal.SIGTERM, lambda signum, _frame: sys.exit(128 + signum))
     if args.samples < 1 or args.skip < 0 or args.limit < 1:
         p.error("--samples and --limit must be at least 1, --skip at least 0")
     if args.suite:
