@@ -164,29 +164,24 @@ static inline void user_fault_done(struct trapframe *tf, const struct fault_prob
     }
 }
 
+/* The full way in has the whole frame already: the light way's two
+ * halves back to back. */
 void trap_user_exception(struct trapframe *tf, const struct trap_record *tr)
 {
-    struct thread *t = container_of(tf, struct thread, tf);
-    if (tr->c.kind != TRAP_PAGE_FAULT) {
-        user_fault_signal(tr, tr->c.sig, NULL);
-        user_return_prepare(t);
-        return;
-    }
-    struct fault_probe fp = { 0 };
-    if (user_page_fault(tf, tr, &fp))
-        user_fault_forward(tf, tr);
-    user_return_prepare(t);
-    user_fault_done(tf, &fp);
+    struct user_fault_state s = { .tr = *tr };
+    enum trap_fault_next next = trap_user_fault_light(tf, &s);
+    if (next != TRAP_FAULT_DONE)
+        trap_user_fault_whole(tf, &s, next);
 }
 
 enum trap_fault_next trap_user_fault_light(struct trapframe *tf, struct user_fault_state *s)
 {
     struct thread *t = container_of(tf, struct thread, tf);
+    s->fp = (struct fault_probe){ 0 };
     if (__builtin_expect(s->tr.c.kind != TRAP_PAGE_FAULT, 0)) {
         user_fault_signal(&s->tr, s->tr.c.sig, NULL);
         return TRAP_FAULT_WORK;
     }
-    s->fp = (struct fault_probe){ 0 };
     if (user_page_fault(tf, &s->tr, &s->fp)) {
         arch_intr_off();
         return TRAP_FAULT_FORWARD;
@@ -206,7 +201,8 @@ struct trapframe *trap_user_fault_whole(struct trapframe *tf, struct user_fault_
         user_fault_forward(tf, &s->tr);
     }
     user_return_prepare(container_of(tf, struct thread, tf));
-    user_fault_done(tf, &s->fp);
+    if (s->tr.c.kind == TRAP_PAGE_FAULT)     /* the meters count page faults only */
+        user_fault_done(tf, &s->fp);
     return tf;
 }
 
