@@ -34,9 +34,15 @@ static void siginfo_sent(void)
     expect_info("kill", SIGUSR1, SI_USER, getpid(), 0);
     tkill(gettid(), SIGUSR1);
     expect_info("tkill", SIGUSR1, SI_TKILL, getpid(), 0);
+    /* Blocked while the count is looked at, so the child's signal waits
+     * pending until sigsuspend: a pause() here loses the wake-up when the
+     * signal lands between the look and the call (flagpause shows it). */
+    set_mask(FL_SIGMASK(SIGUSR1));
     int pid = delayed_sender(SIGUSR1, 0, -1);
+    uint64_t open = 0;
     while (hits[SIGUSR1] < 3)
-        pause();
+        sigsuspend(&open);
+    set_mask(0);
     expect_info("kill from a child", SIGUSR1, SI_USER, pid, 0);
     reap_ok(pid);
 }
