@@ -261,6 +261,9 @@ def test_tools_qemu_command_gdb_and_terminal():
         "socket,id=gdb0,path=/b/gdb-1000.sock,server=on,wait=off"
     assert flag_value(cmd, "-gdb") == "chardev:gdb0"
     assert "-S" in cmd
+    # under GDB every hart runs on one host thread (README, "Debugging with GDB")
+    assert flag_value(cmd, "-accel") == "tcg,thread=single"
+    assert "-accel" not in fq.qemu_command("k", "i", cpus=2)
     # a stub that does not wait, and no stub at all
     assert "-S" not in fq.qemu_command("k", "i", gdb_socket="/s")
     with pytest.raises(ValueError):
