@@ -18,8 +18,8 @@ SIGPOSIX_SILENCE = 75.0     # the runner ends a hung test after 60 s and says so
 LONG_ROUNDS = 100_000
 LONG_TIMEOUT = 3000.0
 PINGPONG = re.compile(r"^pingpong: (\d+) round trips, harts (-?\d+)/(-?\d+), (\d+) ms$", re.MULTILINE)
-TESTS = ("killzero", "suspendpending", "suspendwoken", "pausetest", "suspenddefault", "lostwakeup",
-         "pingpong", "pingpongx", "siginfo", "altstackuse", "stackoverflow", "altstackinherit",
+TESTS = ("killzero", "killhint", "suspendpending", "suspendwoken", "pausetest", "suspenddefault",
+         "lostwakeup", "pingpong", "pingpongx", "siginfo", "altstackuse", "stackoverflow", "altstackinherit",
          "timedwaittake", "timedwaittimeout", "timedwaitintr", "timedwaitthread", "badinputs")
 
 

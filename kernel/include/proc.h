@@ -201,7 +201,12 @@ long proc_kill(int pid, int sig);
 /* Caller holds p->lock; sig valid. from: the sender's pid, 0 for the kernel. */
 void proc_post_signal(struct proc *p, int sig, int from);
 bool proc_is_init(const struct proc *p);
-bool proc_killed(struct proc *p);
+/* Whether p is being killed (or left for exec). Inline: the sleep and
+ * signal-wait paths ask it several times a wait. */
+static inline bool proc_killed(const struct proc *p)
+{
+    return __atomic_load_n(&p->killed, __ATOMIC_RELAXED) != 0;
+}
 void proc_stop_other_threads(struct proc *p);
 int  proc_stop_others_for_exec(struct proc *p);   /* 0, or -EINTR: being killed */
 /* Records sig as what ends p, unless something already does. p->lock held. */

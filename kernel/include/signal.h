@@ -88,12 +88,35 @@ bool signal_catch_fault(int sig, int code, uint64_t addr);
 
 /* --- shared with sigwait.c (sigsuspend, sigtimedwait, sigaltstack) --- */
 
-/* The lowest signal in a non-empty set. */
-int signal_lowest(uint64_t set);
+/* The lowest signal in a non-empty set: the index of its lowest set bit,
+ * by de Bruijn multiplication (set & -set isolates the bit; the multiply
+ * puts a distinct 6-bit pattern for each of the 64 positions in the top
+ * bits). No loop over the signals, and no __builtin_ctzll, which without
+ * Zbb becomes a libgcc call. Inline: delivery and sigsuspend use it. */
+#define SIG_DEBRUIJN64       0x03f79d71b4ca8b09ULL
+#define SIG_DEBRUIJN_SHIFT   58
+extern const uint8_t signal_debruijn_index[64];
+static inline int signal_lowest(uint64_t set)
+{
+    return signal_debruijn_index[((set & -set) * SIG_DEBRUIJN64) >> SIG_DEBRUIJN_SHIFT];
+}
 /* Sets the current thread's own mask (see signal.c: ordered against posters). */
 void signal_set_own_mask(struct thread *t, uint64_t blocked);
-/* Signals t could take now: pending for it or its process, not blocked. */
-uint64_t signal_deliverable(const struct thread *t);
+/* Signals t could take now: pending for it or its process, not blocked.
+ * Inline: sigsuspend and every interruptible sleep ask it. */
+static inline uint64_t signal_deliverable(const struct thread *t)
+{
+    uint64_t pending = __atomic_load_n(&t->sig_pending, __ATOMIC_RELAXED) |
+                       __atomic_load_n(&t->proc->sig_pending, __ATOMIC_RELAXED);
+    return pending & ~t->sig_blocked & SIG_BITS;
+}
+/* thread_interrupted() for t, the current thread, already in hand (the
+ * sleep path asks it on every interruptible sleep). */
+static inline bool signal_interrupts(const struct thread *t)
+{
+    const struct proc *p = t->proc;
+    return p && (proc_killed(p) || signal_deliverable(t) != 0);
+}
 /* Takes the lowest signal of set pending for t (the thread's own first)
  * off its pending set and describes it in *info; 0 if there is none.
  * Caller holds t->proc->lock. */

@@ -6,11 +6,6 @@ extern long arch_copy_user(void *dst, const void *src, uint64_t n);
 extern long arch_strncpy_user(char *dst, const char *src, uint64_t max);
 extern char usercopy_start[], usercopy_end[], usercopy_fault[];
 
-bool user_range_ok(uint64_t uva, uint64_t n)
-{
-    return uva < USER_TOP && n <= USER_TOP - uva;
-}
-
 int copy_from_user(void *dst, uint64_t uva, uint64_t n)
 {
     if (!user_range_ok(uva, n))

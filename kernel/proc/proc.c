@@ -20,6 +20,15 @@ struct spinlock wait_lock = SPINLOCK_INIT("wait", LOCK_RANK_WAIT);
 static int next_pid = 1;
 static struct proc *init_proc;
 
+/* Where the process with a pid was put, by the pid's low bits: kill()
+ * looks there first instead of scanning the table. Only a hint, never
+ * cleared: a slot reused since holds another pid, which kill checks under
+ * the slot's lock (pids are never reused, so a matching pid is the
+ * process). A miss falls back to the scan. */
+#define PID_HINTS  MAX_PROCS
+_Static_assert((PID_HINTS & (PID_HINTS - 1)) == 0, "pid hints are indexed by the pid's low bits");
+static struct proc *pid_hint[PID_HINTS];
+
 void thread_reap_all(struct proc *p, struct thread *except);
 
 void procs_init(void)
@@ -42,6 +51,7 @@ struct proc *proc_alloc(void)
         }
         p->state = P_ALIVE;
         p->pid = __atomic_fetch_add(&next_pid, 1, __ATOMIC_RELAXED);
+        __atomic_store_n(&pid_hint[p->pid & (PID_HINTS - 1)], p, __ATOMIC_RELAXED);
         p->parent = NULL;
         p->as = NULL;
         memset(p->files, 0, sizeof p->files);
@@ -172,11 +182,6 @@ long proc_fork(void)
     make_runnable(t);
     spin_unlock(&t->lock);
     return pid;
-}
-
-bool proc_killed(struct proc *p)
-{
-    return __atomic_load_n(&p->killed, __ATOMIC_RELAXED) != 0;
 }
 
 /* Wakes every thread of p so that it notices p->killed, and interrupts the
@@ -394,6 +399,8 @@ static long kill_one(struct proc *p, int sig, int from)
     return 0;
 }
 
+static long kill_by_pid(int pid, int sig, int from);
+
 long proc_kill(int pid, int sig)
 {
     if (sig < 0 || sig >= NSIG)
@@ -409,12 +416,31 @@ long proc_kill(int pid, int sig)
         return pid == INT32_MIN ? -ESRCH : pgrp_kill(-pid, sig, self->pid);   /* -INT32_MIN overflows */
     /* A signal to oneself needs no search of the table (it is alive: it
      * is making this call). */
-    long rc = -ESRCH;
     if (pid == self->pid) {
         spin_lock(&self->lock);
-        rc = kill_one(self, sig, self->pid);
+        long rc = kill_one(self, sig, self->pid);
         spin_unlock(&self->lock);
         return rc;
+    }
+    return kill_by_pid(pid, sig, self->pid);
+}
+
+/* kill() of another process, found in the table. Apart from proc_kill so
+ * that a kill of oneself does not save the registers the search uses. */
+static __attribute__((noinline)) long kill_by_pid(int pid, int sig, int from)
+{
+    long rc = -ESRCH;
+    struct proc *hint = __atomic_load_n(&pid_hint[pid & (PID_HINTS - 1)], __ATOMIC_RELAXED);
+    if (hint && __atomic_load_n(&hint->pid, __ATOMIC_RELAXED) == pid) {
+        spin_lock(&hint->lock);
+        if (hint->pid == pid) {
+            /* The one process with that pid, alive or not. */
+            if (hint->state == P_ALIVE)
+                rc = kill_one(hint, sig, from);
+            spin_unlock(&hint->lock);
+            return rc;
+        }
+        spin_unlock(&hint->lock);
     }
     for (int i = 0; i < MAX_PROCS; i++) {
         struct proc *p = &procs[i];
@@ -424,7 +450,7 @@ long proc_kill(int pid, int sig)
             continue;
         spin_lock(&p->lock);
         if (p->state == P_ALIVE && p->pid == pid) {
-            rc = kill_one(p, sig, self->pid);
+            rc = kill_one(p, sig, from);
             spin_unlock(&p->lock);
             return rc;
         }

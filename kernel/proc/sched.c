@@ -273,7 +273,8 @@ void sched(void)
 {
     struct thread *t = current_thread();
     struct cpu *c = this_cpu();
-    if (!spin_held(&t->lock))
+    /* spin_held(), with the hart already in hand: not a call per switch */
+    if (!t->lock.locked || t->lock.owner != c)
         panic("sched: thread lock not held");
     if (c->irq_off_depth != 1)
         panic("sched: holding %d locks", c->irq_off_depth);
@@ -320,7 +321,7 @@ static void sleep_common(void *chan, struct spinlock *lk, bool interruptible)
     /* A signal poster sets its pending bit, then takes t->lock to wake
      * us: checking under t->lock means it either sees us asleep or we see
      * its bit, so a signal posted after the caller's own check is not lost. */
-    if (interruptible && thread_interrupted()) {
+    if (interruptible && signal_interrupts(t)) {
         if (lk != &t->lock)
             spin_unlock(&t->lock);
         return;
@@ -399,6 +400,14 @@ static void ipi(struct cpu *c, uint32_t what)
 void kick_cpu_for(struct thread *t)
 {
     struct cpu *self = this_cpu();
+    /* Pinned: only its hart may run it (this one is awake), so that is the
+     * only one to look at; the loop below would find the same. */
+    if (t->affinity >= 0) {
+        struct cpu *c = &cpus[t->affinity];
+        if (c != self && c->online && may_run_here(t, c) && __atomic_load_n(&c->idle, __ATOMIC_SEQ_CST))
+            ipi(c, IPI_RESCHEDULE);
+        return;
+    }
     for (uint32_t i = 0; i < ncpus; i++) {
         struct cpu *c = &cpus[i];
         if (c == self || !c->online || !may_run_here(t, c))

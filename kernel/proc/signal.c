@@ -39,24 +39,14 @@ static bool ignores(const struct fl_sigaction *a, int sig)
     return a->handler == SIG_IGN || (a->handler == SIG_DFL && sig == SIGCHLD);
 }
 
-/* The lowest signal in a non-empty set: the index of its lowest set bit,
- * by de Bruijn multiplication (set & -set isolates the bit; the multiply
- * puts a distinct 6-bit pattern for each of the 64 positions in the top
- * bits). No loop over the signals, and no __builtin_ctzll, which without
- * Zbb becomes a libgcc call. */
-#define DEBRUIJN64       0x03f79d71b4ca8b09ULL
-#define DEBRUIJN_SHIFT   58
-static const uint8_t debruijn_index[64] = {
+/* signal_lowest's table (signal.h). */
+const uint8_t signal_debruijn_index[64] = {
      0,  1, 56,  2, 57, 49, 28,  3, 61, 58, 42, 50, 38, 29, 17,  4,
     62, 47, 59, 36, 45, 43, 51, 22, 53, 39, 33, 30, 24, 18, 12,  5,
     63, 55, 48, 27, 60, 41, 37, 16, 46, 35, 44, 21, 52, 32, 23, 11,
     54, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19,  9, 13,  8,  7,  6,
 };
 
-int signal_lowest(uint64_t set)
-{
-    return debruijn_index[((set & -set) * DEBRUIJN64) >> DEBRUIJN_SHIFT];
-}
 
 static bool thread_live(const struct thread *t)
 {
@@ -98,7 +88,8 @@ static void interrupt_thread(struct thread *t)
 }
 
 /* Whether a signal sig posted now should make t look: it does not block
- * it, or it waits for it in sigtimedwait. Caller holds t->lock. */
+ * it, or it waits for it in sigtimedwait. Caller holds t->lock, or t is
+ * the current thread (only t writes its mask and its sigtimedwait set). */
 static bool wants(const struct thread *t, int sig)
 {
     return !(t->sig_blocked & FL_SIGMASK(sig)) || (t->sig_waiting & FL_SIGMASK(sig));
@@ -141,6 +132,16 @@ static bool try_notify(struct thread *t, struct proc *p, int sig, uint64_t poste
     return took;
 }
 
+/* The first thread of p that does not block sig. If every thread blocks
+ * it, it stays pending until one unblocks it. Out of line, so that a
+ * signal to oneself does not save the registers of the loop. */
+static __attribute__((noinline)) void notify_a_thread(struct proc *p, int sig, uint64_t posted)
+{
+    for (int i = 0; i < MAX_THREADS; i++)
+        if (threads[i].proc == p && try_notify(&threads[i], p, sig, posted))
+            return;
+}
+
 void signal_post_process(struct proc *p, int sig, int from)
 {
     if (ignores(&p->sig_actions[sig], sig))
@@ -149,33 +150,22 @@ void signal_post_process(struct proc *p, int sig, int from)
     __atomic_or_fetch(&p->sig_pending, FL_SIGMASK(sig), __ATOMIC_SEQ_CST);
     p->sig_from[sig] = (struct sig_origin){ from ? SI_USER : SI_KERNEL, from, 0 };
     uint64_t posted = meter_now();                            /* probe: signal posted */
-    /* The sender itself is the cheapest taker: it delivers on its way out. */
+    /* The sender itself is the cheapest taker: it delivers on its way out,
+     * so it needs no interrupting, and what try_notify would check under
+     * its lock is its own to read: it is running (live), and only it
+     * writes its mask and its sigtimedwait set. */
     struct thread *self = current_thread();
-    if (self && self->proc == p && try_notify(self, p, sig, posted))
+    if (self && self->proc == p && wants(self, sig)) {
+        self->sig_posted_at = posted;
         return;
-    /* Otherwise the first thread that does not block it. If every thread
-     * blocks it, it stays pending until one unblocks it. */
-    for (int i = 0; i < MAX_THREADS; i++)
-        if (threads[i].proc == p && try_notify(&threads[i], p, sig, posted))
-            return;
+    }
+    notify_a_thread(p, sig, posted);
 }
 
 bool thread_interrupted(void)
 {
     struct thread *t = current_thread();
-    struct proc *p = t ? t->proc : NULL;
-    if (!p)
-        return false;
-    if (proc_killed(p))
-        return true;
-    return signal_deliverable(t) != 0;
-}
-
-uint64_t signal_deliverable(const struct thread *t)
-{
-    uint64_t pending = __atomic_load_n(&t->sig_pending, __ATOMIC_RELAXED) |
-                       __atomic_load_n(&t->proc->sig_pending, __ATOMIC_RELAXED);
-    return pending & ~t->sig_blocked & SIG_BITS;
+    return t && signal_interrupts(t);
 }
 
 bool signal_catch_fault(int sig, int code, uint64_t addr)
@@ -218,6 +208,46 @@ static inline __attribute__((always_inline)) struct sig_origin unpend(struct thr
     return p->sig_from[sig];
 }
 
+/*
+ * dequeue() without p->lock, where nothing it touches needs it: a process
+ * of one thread (t itself, which is here, so no other can be created
+ * meanwhile) whose lowest deliverable signal is t's own (a tkill, a fault,
+ * or one sigsuspend claimed), caught by a handler that is not reset on
+ * delivery. Then t's pending bits and their origins are written by t
+ * alone (tkill reaches only the caller's own threads; faults and
+ * sigsuspend's claim are t's), and so are the actions (sigaction, exec);
+ * other processes post only to p->sig_pending and p->sig_from, under
+ * p->lock, and a signal of theirs posted meanwhile is seen on the way out
+ * (the pending check runs again after this). False: take the locked way.
+ */
+static bool dequeue_own(struct thread *t, struct delivery *d)
+{
+    struct proc *p = t->proc;
+    uint64_t own = __atomic_load_n(&t->sig_pending, __ATOMIC_RELAXED);
+    uint64_t unblocked = ~t->sig_blocked & SIG_BITS;
+    /* Cheapest test first: none of t's own (a kill's signal is the
+     * process's, whose origin other processes write under p->lock). */
+    if (!(own & unblocked) || __atomic_load_n(&p->nthreads, __ATOMIC_RELAXED) != 1)
+        return false;
+    uint64_t ready = (own | __atomic_load_n(&p->sig_pending, __ATOMIC_RELAXED)) & unblocked;
+    int sig = signal_lowest(ready);
+    uint64_t bit = FL_SIGMASK(sig);
+    const struct fl_sigaction *a = &p->sig_actions[sig];
+    if (!(own & bit) || !has_handler(a) || (a->flags & FL_SA_RESETHAND))
+        return false;
+    uint64_t before = t->sig_blocked;
+    if (own & SIG_RESTORE_MASK)
+        before = t->sig_saved_blocked;    /* the handler's frame keeps it */
+    __atomic_and_fetch(&t->sig_pending, ~(bit | SIG_RESTORE_MASK), __ATOMIC_RELAXED);
+    d->from = t->sig_from[sig];
+    d->sig = sig;
+    d->act = *a;
+    d->old_blocked = before;
+    uint64_t block = a->mask | ((a->flags & FL_SA_NODEFER) ? 0 : bit);
+    t->sig_blocked = (t->sig_blocked | block) & ~UNBLOCKABLE;
+    return true;
+}
+
 /* Takes the lowest deliverable signal off t's or its process's pending set
  * and, for a handler, blocks what the handler's run must block. Ignored
  * signals are dropped on the way. Returns false if nothing is left.
@@ -233,6 +263,8 @@ static bool dequeue(struct thread *t, struct delivery *d)
 {
     struct proc *p = t->proc;
     bool found = false;
+    if (dequeue_own(t, d))
+        return true;
     spin_lock(&p->lock);
     uint64_t before = t->sig_blocked;
     bool restore = t->sig_pending & SIG_RESTORE_MASK;
@@ -372,8 +404,9 @@ static void enter_handler(struct thread *t, const struct delivery *d)
     }
     tf_enter_handler(&t->tf, d->act.handler, d->act.restorer, frame, (uint64_t)d->sig,
                      siginfo ? uinfo : d->from.addr);
-    /* probe: handler entered (the next user instruction is the handler's) */
-    meter_record(FL_METER_SIGNAL_INTERRUPT_TO_HANDLER, t->sig_interrupted_at, meter_now());
+    /* probe: handler entered (the next user instruction is the handler's).
+     * Interrupts are off again here: no masking around the record. */
+    meter_record_irqs_off(FL_METER_SIGNAL_INTERRUPT_TO_HANDLER, t->sig_interrupted_at, meter_now());
 }
 
 void signal_deliver(struct thread *t)

@@ -1,7 +1,8 @@
 /*
  * sigposix [-r ROUNDS] [NAME...]: in-guest tests of the signal calls
- * beyond sigtests' basics: kill(pid, 0), sigsuspend and pause (with the
- * lost wake-up a flag-and-pause loop suffers and sigsuspend does not),
+ * beyond sigtests' basics: kill(pid, 0), kill finding old pids,
+ * sigsuspend and pause (with the lost wake-up a flag-and-pause loop
+ * suffers and sigsuspend does not),
  * FL_SA_SIGINFO handlers, sigaltstack (catching a stack overflow), and
  * sigtimedwait; bad arguments to each.
  *
@@ -112,6 +113,45 @@ static void killzero(void)
     expect("kill(self, NSIG)", kill(getpid(), BAD_SIG), -EINVAL);
     expect("no signal was sent", hits[SIGUSR1], 0);
     expect("nothing pending", (long)pending_set(), 0);
+}
+
+/* kill finds a process by pid through a table indexed by the pid's low
+ * bits, filled as pids are handed out (docs/architecture.md, Signals).
+ * After enough processes have come and gone for every such slot to have
+ * been taken again, a live process with an older pid must still be found,
+ * and the reaped ones must not be. */
+#define KILLHINT_FORKS  130     /* every residue of a table of up to 64 slots, twice over */
+
+static void killhint(void)
+{
+    int old = fork();
+    if (old == 0) {
+        /* Until the SIGKILL below, however long the forks take (a child
+         * that timed out would be a zombie, which kill rightly misses). */
+        for (;;)
+            sleep(STUCK_MS);
+    }
+    expect("fork the long-lived child", old > 0, 1);
+    if (old < 0)
+        return;          /* a negative pid would name a process group */
+    int last = 0, status;
+    for (int i = 0; i < KILLHINT_FORKS; i++) {
+        int pid = fork();
+        if (pid == 0)
+            exit(0);
+        if (pid < 0) {
+            expect("fork a short-lived child", pid, 0);
+            break;
+        }
+        wait_pid(pid, &status, 0);
+        last = pid;
+    }
+    expect("later pids overtook the old one", last > old + KILLHINT_FORKS / 2, 1);
+    expect("kill(reaped pid, 0)", kill(last, 0), -ESRCH);
+    expect("kill(old live pid, 0)", kill(old, 0), 0);
+    expect("kill(old live pid, SIGKILL)", kill(old, SIGKILL), 0);
+    expect("reap it", wait_pid(old, &status, 0), old);
+    expect("it died of the kill", !FL_WIFEXITED(status) && FL_WTERMSIG(status) == SIGKILL, 1);
 }
 
 /* --------------------------------------------------------------- sigsuspend */
@@ -316,7 +356,7 @@ static void pingpongx(void)
 /* ------------------------------------------------------------- runner */
 
 static const struct test tests[] = {
-    TEST(killzero),      TEST(suspendpending), TEST(suspendwoken),  TEST(pausetest),
+    TEST(killzero),      TEST(killhint),       TEST(suspendpending), TEST(suspendwoken),  TEST(pausetest),
     TEST(suspenddefault), TEST(lostwakeup),    TEST(pingpong),      TEST(pingpongx),
     TEST(siginfo),       TEST(altstackuse),    TEST(stackoverflow), TEST(altstackinherit),
     TEST(timedwaittake), TEST(timedwaittimeout), TEST(timedwaitintr), TEST(timedwaitthread),
