@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import docblocks
+import fastpath_table
 import mmbench
 import report
 
@@ -39,6 +40,42 @@ def test_bench_reports_are_what_the_tool_renders(bench_doc):
     assert (RESULTS / "meters.md").read_text() == report.meters_markdown(parsed)
     quoted = docblocks.block(MEASUREMENT.read_text(), "bench-summary")
     assert quoted == report.summary_markdown(parsed, meta)
+    targets = docblocks.block(MEASUREMENT.read_text(), "fastpath-targets")
+    assert targets == fastpath_table.table_markdown(parsed)
+
+
+def _bench(median, **parts):
+    return {"median": median, "parts": {k: {"mean": v} for k, v in parts.items()}}
+
+
+def test_fastpath_met_is_worked_out_from_the_run():
+    parsed = {
+        "benches": {"nop": _bench(140), "kill_self": _bench(601), "sigpingpong": _bench(1500),
+                    "sigpingpong_cross": _bench(1999), "fault_zero": _bench(861, zeroing=561),
+                    "fault_read": _bench(300), "fork": _bench(40000),
+                    "fork_used": {"median": 42001, "parts": {"before": {"mean": 40000}}},
+                    "yield": _bench(400)},
+        "runs": {"nometers": {"benches": {"nop": _bench(81)}}},
+        "meters": [{"event": "meter.self", "min": 15}, {"event": "meter.self", "min": 14}],
+    }
+    met = {}
+    for line in fastpath_table.table_markdown(parsed).splitlines()[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        met[cells[0]] = (cells[2], cells[4])
+    rows = [r.label for r in fastpath_table.ROWS]
+    assert met[rows[0]] == ("140 / 81", "no")           # meters off 81 > 80
+    assert met[rows[1]] == ("14", "yes")                # the cheapest record
+    assert met[rows[2]] == ("601", "no")
+    assert met[rows[3]] == ("1,500 / 1,999", "yes")
+    assert met[rows[4]] == ("861, 561", "yes")          # 300 beyond the zeroing, exactly
+    assert met[rows[5]] == ("300", "yes")
+    assert met[rows[6]] == ("40,000", "yes")
+    assert met[rows[7]] == ("42,001 (the forks before it: 40,000)", "no")   # 5.0025% over
+    assert met[rows[8]] == ("400", "yes")
+    # a benchmark the run lacks is missing, and its row not met
+    del parsed["benches"]["yield"]
+    last = fastpath_table.table_markdown(parsed).splitlines()[-1]
+    assert "| missing |" in last and "| no |" in last
 
 
 def test_committed_bench_run_is_complete(bench_doc):

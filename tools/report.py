@@ -49,6 +49,7 @@ ROOT = TOOLS.parent
 sys.path.insert(0, str(TOOLS))
 
 import docblocks  # noqa: E402
+from fastpath_table import table_markdown  # noqa: E402
 import faultline as fq  # noqa: E402
 
 # The benchmarks, RUNS, parsing, the comparison and the Markdown live in
@@ -344,7 +345,8 @@ def main(argv=None) -> int:
     parsed = combine(runs)
     paths = write_reports(parsed, meta, out_dir, plots=not args.no_plots)
     if args.docs_md:
-        changed = docblocks.rewrite(args.docs_md, {"bench-summary": summary_markdown(parsed, meta)})
+        changed = docblocks.rewrite(args.docs_md, {"bench-summary": summary_markdown(parsed, meta),
+                                                   "fastpath-targets": table_markdown(parsed)})
         say(f"{args.docs_md}: {'rewrote ' + ', '.join(changed) if changed else 'unchanged'}")
     found = problems(parsed)
     say(f"{len(parsed['benches'])} benchmarks from {len(runs)} run(s), "
