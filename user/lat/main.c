@@ -48,6 +48,8 @@
 #define SWAP_PAGES      64         /* heap pages the process carries out and back */
 #define FORK_SAMPLES    64         /* fork + exit + wait round trips */
 #define FORK_WARMUP     4
+#define FORKEXEC_PROGRAM "/true"   /* user/true.c: exits at once */
+#define EXEC_FAILED_STATUS 127     /* the child's status when its exec failed */
 #define FORK_USED_BYTES (16L << 20) /* fork_used: touched and freed before the forks */
 #define EXIT_FAILED     1
 #define EXIT_USAGE      2
@@ -324,17 +326,25 @@ static void print_meters(const char *bench)
 
 /* fork, the child's exit and the parent's wait, in cycles: the child may
  * run on another hart, so the span is timed, not one hart's instructions.
- * 0, or -1 with the failure reported. */
-static int fork_rounds(const char *name, uint64_t *out)
+ * With program, the child execs it before it exits (lmbench's lat_proc
+ * exec). 0, or -1 with the failure reported. */
+static int spawn_rounds(const char *name, const char *program, uint64_t *out)
 {
+    char *argv[] = { (char *)program, NULL };
     for (int i = 0; i < FORK_WARMUP + FORK_SAMPLES; i++) {
         uint64_t t0 = rdcycle();
         int pid = fork();
-        if (pid == 0)
-            exit(0);
+        if (pid == 0) {
+            if (program)
+                exec(program, argv);
+            exit(program ? EXEC_FAILED_STATUS : 0);
+        }
         int status = -1;
         if (pid < 0 || wait(&status) != pid || status != 0) {
-            bench_failed(name, "fork/wait: %s", pid < 0 ? strerror(-pid) : "child went wrong");
+            bool exec_failed = program && FL_WIFEXITED(status) &&
+                               FL_WEXITSTATUS(status) == EXEC_FAILED_STATUS;
+            bench_failed(name, "%s%s", pid < 0 ? "fork: " : exec_failed ? "exec failed: " : "",
+                         pid < 0 ? strerror(-pid) : exec_failed ? program : "child went wrong");
             return -1;
         }
         uint64_t t1 = rdcycle();
@@ -344,10 +354,23 @@ static int fork_rounds(const char *name, uint64_t *out)
     return 0;
 }
 
+static int fork_rounds(const char *name, uint64_t *out)
+{
+    return spawn_rounds(name, NULL, out);
+}
+
 static void bench_fork(void)
 {
     if (fork_rounds("fork", samples) == 0)
         report_unit("fork", cycle_unit, FORK_WARMUP, samples, FORK_SAMPLES, false);
+}
+
+/* The same with an exec of the smallest program in the child: what the
+ * shell pays to run a command, less the shell's own work. */
+static void bench_forkexec(void)
+{
+    if (spawn_rounds("forkexec", FORKEXEC_PROGRAM, samples) == 0)
+        report_unit("forkexec", cycle_unit, FORK_WARMUP, samples, FORK_SAMPLES, false);
 }
 
 /* The same forks before and after the process touches and frees
@@ -395,6 +418,7 @@ static const struct bench benches[] = {
     /* First, while lat is small: fork copies every resident page. */
     { "fork", bench_fork },
     { "fork_used", bench_fork_used },
+    { "forkexec", bench_forkexec },
     { "fault_zero", bench_fault_zero },
     { "fault_read", bench_fault_read },
     { "signal_self", bench_signal_self },

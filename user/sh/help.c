@@ -44,6 +44,7 @@ static const struct {
     { "threads",     "threads [N]: run N pinned threads, report their harts" },
     { "time",        "time CMD...: run CMD, report real, user and sys time" },
     { "trace",       "trace [-a] PROG ARGS: print PROG's system calls" },
+    { "true",        "/true: exit 0 at once (the builtin true answers first)" },
     { "ulftests",    "in-guest tests of user-level fault handlers" },
     { "upager",      "upager [-a] [-f FRAMES] [-p fifo|clock|lru] PROG ARGS: user-level pager" },
     { "uptime",      "time since boot, processes, free frames" },
