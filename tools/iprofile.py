@@ -183,10 +183,20 @@ def event_condition(event: str, proc: str) -> str:
 
 # ----- running it --------------------------------------------------------------
 
+def stop_group(proc: subprocess.Popen) -> None:
+    """Ends proc's process group (its own: start_new_session) if it still
+    runs; one already gone is no error (a timeout racing its end)."""
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+
+
 def collect(args, cond: str, trigger: str, out_file: Path) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="fl-iprofile-"))
     m = fq.Machine(args.kernel, args.initrd, workdir=workdir, name="iprofile", arch=args.arch)
-    gdb = None
+    gdb = watchdog = None
     try:
         m.start(cpus=args.cpus, mem=args.mem, append=args.append, icount=False, gdb=True)
         m.expect_prompt(timeout=BOOT_TIMEOUT * fq.timeout_scale())
@@ -200,8 +210,8 @@ def collect(args, cond: str, trigger: str, out_file: Path) -> None:
                                stderr=subprocess.STDOUT, text=True, env=env,
                                start_new_session=True)   # its own group: ended by us only
         # A trigger that never runs would keep GDB waiting for ever.
-        watchdog = threading.Timer(args.timeout * fq.timeout_scale(),
-                                   lambda: os.killpg(gdb.pid, signal.SIGTERM))
+        watchdog = threading.Timer(args.timeout * fq.timeout_scale(), stop_group, (gdb,))
+        watchdog.daemon = True
         watchdog.start()
         for line in gdb.stdout:
             if line.startswith(("iprofile:", "Traceback", "gdb.", "Python Exception")) or "Error" in line:
@@ -211,10 +221,11 @@ def collect(args, cond: str, trigger: str, out_file: Path) -> None:
             if "iprofile: done" in line:
                 break
         gdb.wait(timeout=60)
-        watchdog.cancel()
     finally:
-        if gdb and gdb.poll() is None:
-            os.killpg(gdb.pid, signal.SIGTERM)
+        if watchdog:
+            watchdog.cancel()
+        if gdb:
+            stop_group(gdb)
             gdb.wait()
         m.close()
 
