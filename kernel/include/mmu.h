@@ -108,13 +108,16 @@ void *mmu_leaf_near(void *leaf, vaddr_t leaf_va, vaddr_t va);
 struct mmu_range { vaddr_t start, end; };
 /* Ends a user page table: calls fn for every user leaf entry in the
  * ranges that is not EMPTY (fn must clear it; the caller owns the
- * frames), then frees every table page and the root, all zero by then,
- * as zeroed frames. The ranges (r[0..n), sorted, disjoint) must cover
- * every entry that is not empty: tables are found only through them
- * (the cost is that of what is mapped, not of the tables' size). No hart
- * may have the table loaded. */
+ * frames), then frees every table page below the root, all zero by then,
+ * as zeroed frames, each after its entry in its parent is cleared; the
+ * root is left, empty, for mmu_free_root. The ranges (r[0..n), sorted,
+ * disjoint) must cover every entry that is not empty: tables are found
+ * only through them (the cost is that of what is mapped, not of the
+ * tables' size). No hart may have the table loaded. */
 void mmu_destroy_user(pagetable_t root, const struct mmu_range *r, int n,
                       void (*fn)(vaddr_t va, void *leaf, void *ctx), void *ctx);
+/* Frees a root mmu_destroy_user emptied, as a zeroed frame. */
+void mmu_free_root(pagetable_t root);
 /* Unhooks the user table pages that map nothing and cover some of
  * [from, to), each from its parent, and puts their addresses in out
  * (at most max; call again while it returns max). The caller flushes

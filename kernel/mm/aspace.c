@@ -206,7 +206,16 @@ void aspace_destroy(struct aspace *as)
      * the walk of the regions alone finds them all. */
     struct destroy_ctx dc = { .as = as, .n = 0 };
     mmu_destroy_user(as->root, ranges, n, destroy_leaf, &dc);
+    /* The frames still in the batch before the root: the replacement
+     * clock reads a user frame's entry from its space's root without the
+     * space's lock (mm_paging.c, examine), so the root must outlive every
+     * frame the space owns. (Freed first, it was once taken again and
+     * filled before the batch went: the clock, run by a fault while exit
+     * was switched out, walked the new bytes and panicked.) Tables below
+     * it may go first: their entries are cleared before they are freed,
+     * and the clock finds no leaf there. */
     destroy_flush(&dc);
+    mmu_free_root(as->root);
     as->root = 0;
     if (as->resident || as->swapped)
         panic("aspace: %lu resident and %lu swapped pages outside every region",

@@ -42,9 +42,11 @@ static void flush_if_loaded(struct aspace *as, vaddr_t va)
 }
 
 /* Under the frames lock, so it must not sleep: the frame is a user frame,
- * so its space's page tables exist (they go only after every frame is
- * freed, which takes this lock) and its entry can be read without the
- * space's own lock. Only a victim's space is locked (tried, never waited
+ * so its space's root exists (it goes only after every frame of the
+ * space is freed, which takes this lock: aspace_destroy), and its entry
+ * can be read without the space's own lock; a table below the root may
+ * be gone already, its entry in its parent cleared first, and the walk
+ * then finds no leaf. Only a victim's space is locked (tried, never waited
  * for: the space of a busy process is passed over). */
 static enum clock_verdict examine(struct frame *f, uint32_t index, void *arg)
 {

@@ -444,13 +444,21 @@ void mmu_destroy_user(pagetable_t root, const struct mmu_range *r, int n,
     pte_t *t = table_of(root);
     walk_ranges(&w, t, SV39_LEVELS - 1, 0, 0);
     /* The user half is empty now; the kernel half has only the entries
-     * mmu_new_user_root copied in. Cleared, the root goes back zero like
-     * the rest. */
+     * mmu_new_user_root copied in. Cleared, the root is zero like the
+     * rest, and goes later (mmu_free_root). */
     for (int k = 0; k < kroot_nused; k++)
         t[kroot_used[k]] = 0;
 #ifdef FL_DEBUG
     if (!table_empty(t))
         panic("mmu: root %lx maps outside the space's ranges", root);
+#endif
+}
+
+void mmu_free_root(pagetable_t root)
+{
+#ifdef FL_DEBUG
+    if (!table_empty(table_of(root)))
+        panic("mmu: root %lx freed with entries in it", root);
 #endif
     frame_free_zeroed(root);
 }
