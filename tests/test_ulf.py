@@ -153,7 +153,8 @@ def test_upager_usage(shell):
 
 # --- trace: system calls forwarded to an emulator ----------------------------
 
-TRACE_LINE = re.compile(r"^\[(\d+)\] (\w+)\(([^)]*)\) = (.*)$", re.MULTILINE)
+# A background trace's line may follow the shell's next prompt ("$ [4] open(...").
+TRACE_LINE = re.compile(r"^(?:\$ )?\[(\d+)\] (\w+)\(([^)]*)\) = (.*)$", re.MULTILINE)
 
 
 def traced(out):

@@ -11,7 +11,10 @@ import time
 import pytest
 
 from qemu_helpers import boot_to_shell, timeout_scale
+from test_hog import wait_after
 from test_shell import background
+
+STARTED = re.compile(r"usersim: started \d+ users")
 
 DONE = re.compile(r'FL-JSON (\{"usersim":"done".*\})\s*$', re.MULTILINE)
 
@@ -55,7 +58,11 @@ def test_missing_script(sh):
 
 
 def test_who_counts_the_users_and_their_processes(sh):
+    start = len(sh.log)
     background(sh, "usersim -n 3 -t 600000 -b 64 unix/format")
+    # Its line first: printed while `who` is typed, it splits the echo
+    # the shell helper waits for ("$ wusersim: started ...\nho").
+    wait_after(sh, STARTED, start, 60)
     deadline = time.monotonic() + 60 * timeout_scale()
     while True:
         out = sh.run_shell("who")
