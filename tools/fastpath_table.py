@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple, Optional
 
+from bench_results import summary_value
+
 MISSING = "missing"
 FORK_USED_TOLERANCE = 0.05      # fork after using 16 MiB: within 5% of fork
 FAULT_TARGET_BEYOND_ZEROING = 300
@@ -42,20 +44,11 @@ class Run:
         self.off = (runs.get("nometers") or {}).get("benches") or {}
         self.meters = parsed.get("meters") or []
 
-    @staticmethod
-    def _value(benches: dict, bench: str, part: Optional[str] = None,
-               statistic: str = "median") -> Optional[float]:
-        obj = benches.get(bench)
-        if obj and part:
-            obj = (obj.get("parts") or {}).get(part)
-        value = obj.get(statistic) if isinstance(obj, dict) else None
-        return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-
     def on(self, bench: str, part: Optional[str] = None, statistic: str = "median"):
-        return self._value(self.main, bench, part, statistic)
+        return summary_value(self.main, bench, part, statistic)[0]
 
     def meters_off(self, bench: str):
-        return self._value(self.off, bench)
+        return summary_value(self.off, bench, None, "median")[0]
 
     def meter_min(self, event: str) -> Optional[float]:
         found = [m["min"] for m in self.meters
