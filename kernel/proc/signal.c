@@ -117,6 +117,19 @@ static void post_to_thread(struct thread *t, int sig, int code, int pid, uint64_
     spin_unlock(&t->lock);
 }
 
+/* A process-directed sig becomes t's own, as sigsuspend's claim would
+ * make it: t sleeps waiting for signals (sigsuspend, or sigtimedwait
+ * with no timeout), and no other thread may take the one that wakes it.
+ * The woken thread then finds it without p->lock. Caller holds p->lock
+ * and t->lock; t reads its pending set only once it runs again. */
+static void hand_over(struct thread *t, struct proc *p, int sig)
+{
+    uint64_t bit = FL_SIGMASK(sig);
+    t->sig_from[sig] = p->sig_from[sig];
+    __atomic_and_fetch(&p->sig_pending, ~bit, __ATOMIC_RELAXED);
+    __atomic_or_fetch(&t->sig_pending, bit, __ATOMIC_RELAXED);
+}
+
 /* Tries t as the taker of a process-directed sig; true if it took it.
  * Caller holds p->lock. */
 static bool try_notify(struct thread *t, struct proc *p, int sig, uint64_t posted)
@@ -125,6 +138,8 @@ static bool try_notify(struct thread *t, struct proc *p, int sig, uint64_t poste
     spin_lock(&t->lock);
     if (t->proc == p && thread_live(t) && wants(t, sig)) {
         t->sig_posted_at = posted;
+        if (t->state == T_SLEEPING && t->chan == &t->sig_waiting)
+            hand_over(t, p, sig);
         interrupt_thread(t);
         took = true;
     }
@@ -215,7 +230,9 @@ static inline __attribute__((always_inline)) struct sig_origin unpend(struct thr
  * or one sigsuspend claimed), caught by a handler that is not reset on
  * delivery. Then t's pending bits and their origins are written by t
  * alone (tkill reaches only the caller's own threads; faults and
- * sigsuspend's claim are t's), and so are the actions (sigaction, exec);
+ * sigsuspend's claim are t's; hand_over writes them while t sleeps, and
+ * the wake-up's lock orders that before t runs), and so are the actions
+ * (sigaction, exec);
  * other processes post only to p->sig_pending and p->sig_from, under
  * p->lock, and a signal of theirs posted meanwhile is seen on the way out
  * (the pending check runs again after this). False: take the locked way.

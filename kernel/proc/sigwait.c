@@ -3,12 +3,14 @@
  * the library's pause, which is sigsuspend with the mask unchanged),
  * sigtimedwait, sigaltstack. Posting and delivery are signal.c's.
  *
- * No lost wake-ups: a waiter checks for its signal and goes to sleep
- * with its process's lock held across both (sleep_on_intr lets go of it
- * only once the thread is marked asleep), and every poster sets its
- * pending bit under that lock before it looks whether to wake the
- * thread. So a signal posted from any hart is either seen by the check
- * or finds the thread asleep and wakes it.
+ * No lost wake-ups: every poster sets its pending bit, then takes the
+ * thread's lock to look whether to wake it, and a waiter's last check
+ * before it sleeps runs under that same lock (sleep_common, via
+ * signal_interrupts). So a signal posted from any hart is either seen by
+ * the check or finds the thread asleep and wakes it. sigtimedwait also
+ * holds its process's lock across its own checks and the sleep
+ * (sleep_on_intr lets go of it only once the thread is marked asleep),
+ * for signal_take; sigsuspend needs it only to claim a signal.
  */
 #include "signal.h"
 #include "ktime.h"
@@ -45,6 +47,13 @@ static bool claim_deliverable(struct thread *t)
  * entered on the way out with the old mask in its frame (dequeue in
  * signal.c restores it from sig_saved_blocked, the SIG_RESTORE_MASK bit
  * saying so). A signal whose default ends the process ends it.
+ *
+ * p->lock is taken only to claim a process-directed signal. The checks
+ * before sleeping are peeks: sleep_common looks again under t->lock, which
+ * every poster takes after setting its bit, so a signal posted after a
+ * peek either is seen there or finds the thread asleep and wakes it. A
+ * poster that wakes the thread here hands it the signal as its own
+ * (signal.c, try_notify), so the common wake-up needs no p->lock at all.
  */
 long sys_sigsuspend(uint64_t umask)
 {
@@ -55,11 +64,25 @@ long sys_sigsuspend(uint64_t umask)
     struct proc *p = t->proc;
     t->sig_saved_blocked = t->sig_blocked;
     signal_set_own_mask(t, mask & ~SIG_UNBLOCKABLE);
-    spin_lock(&p->lock);
-    while (!proc_killed(p) && !claim_deliverable(t))
-        sleep_on_intr(&t->sig_waiting, &p->lock);     /* woken by posters, not by chan */
+    for (;;) {
+        if (proc_killed(p))
+            break;
+        uint64_t ready = signal_deliverable(t);
+        if (ready & __atomic_load_n(&t->sig_pending, __ATOMIC_RELAXED))
+            break;                       /* t's own: no other thread takes it */
+        if (ready) {
+            spin_lock(&p->lock);
+            bool claimed = claim_deliverable(t);
+            spin_unlock(&p->lock);
+            if (claimed)
+                break;
+            continue;                    /* another thread took it first */
+        }
+        spin_lock(&t->lock);
+        sleep_on_intr(&t->sig_waiting, &t->lock);     /* woken by posters, not by chan */
+        spin_unlock(&t->lock);
+    }
     __atomic_or_fetch(&t->sig_pending, SIG_RESTORE_MASK, __ATOMIC_RELAXED);
-    spin_unlock(&p->lock);
     return -EINTR;
 }
 
