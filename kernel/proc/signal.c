@@ -118,10 +118,12 @@ static void post_to_thread(struct thread *t, int sig, int code, int pid, uint64_
 }
 
 /* A process-directed sig becomes t's own, as sigsuspend's claim would
- * make it: t sleeps waiting for signals (sigsuspend, or sigtimedwait
- * with no timeout), and no other thread may take the one that wakes it.
- * The woken thread then finds it without p->lock. Caller holds p->lock
- * and t->lock; t reads its pending set only once it runs again. */
+ * make it, where t is its taker for sure: the sender itself, or a thread
+ * asleep waiting for signals (sigsuspend, or sigtimedwait with no
+ * timeout), which no other thread may rob of the one that wakes it. t
+ * then finds it without p->lock. Caller holds p->lock, and t->lock
+ * unless t is the caller; a sleeping t reads its pending set only once
+ * it runs again. */
 static void hand_over(struct thread *t, struct proc *p, int sig)
 {
     uint64_t bit = FL_SIGMASK(sig);
@@ -168,10 +170,12 @@ void signal_post_process(struct proc *p, int sig, int from)
     /* The sender itself is the cheapest taker: it delivers on its way out,
      * so it needs no interrupting, and what try_notify would check under
      * its lock is its own to read: it is running (live), and only it
-     * writes its mask and its sigtimedwait set. */
+     * writes its mask and its sigtimedwait set. The signal becomes its
+     * own, so that its delivery needs no p->lock (dequeue_own). */
     struct thread *self = current_thread();
     if (self && self->proc == p && wants(self, sig)) {
         self->sig_posted_at = posted;
+        hand_over(self, p, sig);
         return;
     }
     notify_a_thread(p, sig, posted);
@@ -230,9 +234,9 @@ static inline __attribute__((always_inline)) struct sig_origin unpend(struct thr
  * or one sigsuspend claimed), caught by a handler that is not reset on
  * delivery. Then t's pending bits and their origins are written by t
  * alone (tkill reaches only the caller's own threads; faults and
- * sigsuspend's claim are t's; hand_over writes them while t sleeps, and
- * the wake-up's lock orders that before t runs), and so are the actions
- * (sigaction, exec);
+ * sigsuspend's claim are t's; hand_over writes them in t's own kill, or
+ * while t sleeps, and the wake-up's lock orders that before t runs), and
+ * so are the actions (sigaction, exec);
  * other processes post only to p->sig_pending and p->sig_from, under
  * p->lock, and a signal of theirs posted meanwhile is seen on the way out
  * (the pending check runs again after this). False: take the locked way.
@@ -242,8 +246,9 @@ static bool dequeue_own(struct thread *t, struct delivery *d)
     struct proc *p = t->proc;
     uint64_t own = __atomic_load_n(&t->sig_pending, __ATOMIC_RELAXED);
     uint64_t unblocked = ~t->sig_blocked & SIG_BITS;
-    /* Cheapest test first: none of t's own (a kill's signal is the
-     * process's, whose origin other processes write under p->lock). */
+    /* Cheapest test first: none of t's own (a signal from another
+     * process stays the process's, whose origin other posters write
+     * under p->lock, unless it woke t from a wait for signals). */
     if (!(own & unblocked) || __atomic_load_n(&p->nthreads, __ATOMIC_RELAXED) != 1)
         return false;
     uint64_t ready = (own | __atomic_load_n(&p->sig_pending, __ATOMIC_RELAXED)) & unblocked;
