@@ -3,7 +3,8 @@
  * into argument values (run.c makes the calls).
  *
  * Memory the kernel is pointed at lives in a buffer region of its own,
- * mapped with an unmapped guard page right after it. A "valid" pointer
+ * mapped with a guard page no access is allowed to right after it (run.c,
+ * map_regions: a page, not a hole, so no later mmap fills it). A "valid" pointer
  * with too long a length therefore runs into the guard, never into the
  * child's own variables: the kernel may legitimately write as much as it
  * was told to, and that must not corrupt the fuzzer. For the same reason

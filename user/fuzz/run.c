@@ -283,10 +283,17 @@ static bool map_regions(long ballast_kib)
         self.ballast = b;
         self.ballast_pages = pages;
     }
+    /* The guard is a page with no access rather than a hole: mmap places
+     * top-down first fit, so a later mmap of one page would take a hole
+     * right below the ballast, and a long write through the region would
+     * then run on into the ballast. */
     char *r = mmap(NULL, REGION_BYTES + PAGE, FL_PROT_READ | FL_PROT_WRITE, FL_MAP_ANON);
     if (ptr_error(r))
         return false;
     if (munmap(r + REGION_BYTES, PAGE) < 0)
+        return false;
+    char *guard = mmap(r + REGION_BYTES, PAGE, FL_PROT_NONE, FL_MAP_ANON | FL_MAP_FIXED);
+    if (guard != r + REGION_BYTES)
         return false;
     char *p = mmap(NULL, PLAY_BYTES, FL_PROT_READ | FL_PROT_WRITE, FL_MAP_ANON);
     if (ptr_error(p))
