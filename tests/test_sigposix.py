@@ -19,8 +19,9 @@ LONG_ROUNDS = 100_000
 LONG_TIMEOUT = 3000.0
 PINGPONG = re.compile(r"^pingpong: (\d+) round trips, harts (-?\d+)/(-?\d+), (\d+) ms$", re.MULTILINE)
 TESTS = ("killzero", "killhint", "suspendpending", "suspendwoken", "pausetest", "suspenddefault",
-         "lostwakeup", "pingpong", "pingpongx", "siginfo", "altstackuse", "stackoverflow", "altstackinherit",
-         "timedwaittake", "timedwaittimeout", "timedwaitintr", "timedwaitthread", "badinputs")
+         "suspendthread", "lostwakeup", "pingpong", "pingpongx", "siginfo", "altstackuse",
+         "stackoverflow", "altstackinherit", "timedwaittake", "timedwaittimeout", "timedwaitintr",
+         "timedwaitthread", "badinputs")
 
 
 def run_sigposix(m, args="", timeout=SIGPOSIX_TIMEOUT, silence=SIGPOSIX_SILENCE):

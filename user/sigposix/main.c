@@ -235,6 +235,41 @@ static void suspenddefault(void)
     expect("ended by SIGTERM", FL_WTERMSIG(status), SIGTERM);
 }
 
+/* A process-directed signal that wakes a thread in sigsuspend is that
+ * thread's: its handler runs there and its sigsuspend returns, while the
+ * other thread, which blocks the signal, is left alone. */
+static volatile int handler_tid;
+
+static void tid_handler(int sig, uint64_t addr, struct fl_sigframe *f)
+{
+    (void)addr; (void)f;
+    hits[sig]++;
+    handler_tid = gettid();
+}
+
+static long suspending_thread(void *arg)
+{
+    (void)arg;
+    uint64_t none = 0;
+    long rc = sigsuspend(&none);
+    return rc == -EINTR && handler_tid == gettid() ? 1 : rc;
+}
+
+static void suspendthread(void)
+{
+    install(SIGUSR1, tid_handler);
+    set_mask(FL_SIGMASK(SIGUSR1));            /* the new thread inherits it */
+    int tid = thread_create(suspending_thread, NULL);
+    CHECK(tid > 0, "thread_create");
+    int pid = delayed_sender(SIGUSR1, SETTLE_MS, -1);
+    long value = 0;
+    expect("join", thread_join(tid, &value), 0);
+    expect("its sigsuspend returned after its own handler", value, 1);
+    expect("handled once", hits[SIGUSR1], 1);
+    expect("on the sleeping thread", handler_tid, tid);
+    reap_ok(pid);
+}
+
 /* ---- the lost wake-up ---- */
 
 static volatile int flag;
@@ -357,7 +392,7 @@ static void pingpongx(void)
 
 static const struct test tests[] = {
     TEST(killzero),      TEST(killhint),       TEST(suspendpending), TEST(suspendwoken),  TEST(pausetest),
-    TEST(suspenddefault), TEST(lostwakeup),    TEST(pingpong),      TEST(pingpongx),
+    TEST(suspenddefault), TEST(suspendthread), TEST(lostwakeup),    TEST(pingpong),      TEST(pingpongx),
     TEST(siginfo),       TEST(altstackuse),    TEST(stackoverflow), TEST(altstackinherit),
     TEST(timedwaittake), TEST(timedwaittimeout), TEST(timedwaitintr), TEST(timedwaitthread),
     TEST(badinputs),
