@@ -80,13 +80,16 @@ static bool zero_mappable(const struct region *r)
     return r->kind == REGION_HEAP || r->kind == REGION_ANON;
 }
 
-/* A read of an untouched page: the zero page, read-only, no frame. */
+/* A read of an untouched page: the zero page, read-only, no frame. So
+ * no frame was obtained or filled, and of the fault's legs only
+ * fault.map_to_exit applies (entry_to_frame, zero_frame and frame_to_map
+ * would each get a sample of nothing done). */
 static int map_zero_page(struct region *r, void *leaf, struct fault_probe *probe)
 {
     mmu_leaf_set(leaf, zero_frame_pa, (r->prot & ~PROT_W) | PROT_U);
     vm_count(VM_ZERO_MAPS);
     if (probe)
-        probe->frame_at = probe->zeroed_at = probe->mapped_at = meter_now();
+        probe->mapped_at = meter_now();
     return 0;
 }
 
