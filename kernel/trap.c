@@ -35,7 +35,7 @@ static __attribute__((noinline, cold)) void meter_fault_waited(const struct trap
 static void meter_fault(const struct trapframe *tf, const struct fault_probe *fp)
 {
     if (!fp->frame_at)
-        return;               /* no frame was needed (another thread won) */
+        return;               /* no frame taken: another thread won, or the zero page was mapped */
     const struct thread *t = container_of(tf, struct thread, tf);
     uint64_t waited = t->offcpu_cycles - fp->off_at_entry;
     if (waited) {

@@ -100,6 +100,13 @@ static inline int signal_lowest(uint64_t set)
 {
     return signal_debruijn_index[((set & -set) * SIG_DEBRUIJN64) >> SIG_DEBRUIJN_SHIFT];
 }
+/* Makes p's pending sig t's own, so that no other thread of p takes it:
+ * sigsuspend's claim, and a poster's hand-over to the taker it is sure of
+ * (the sender itself, or a thread it wakes from a wait for signals),
+ * which then finds it without p->lock. Caller holds p->lock, and t->lock
+ * unless t is the current thread; a sleeping t reads its pending set only
+ * once the wake-up's lock has ordered this before it runs. */
+void signal_make_own(struct thread *t, struct proc *p, int sig);
 /* Sets the current thread's own mask (see signal.c: ordered against posters). */
 void signal_set_own_mask(struct thread *t, uint64_t blocked);
 /* Signals t could take now: pending for it or its process, not blocked.

@@ -117,14 +117,7 @@ static void post_to_thread(struct thread *t, int sig, int code, int pid, uint64_
     spin_unlock(&t->lock);
 }
 
-/* A process-directed sig becomes t's own, as sigsuspend's claim would
- * make it, where t is its taker for sure: the sender itself, or a thread
- * asleep waiting for signals (sigsuspend, or sigtimedwait with no
- * timeout), which no other thread may rob of the one that wakes it. t
- * then finds it without p->lock. Caller holds p->lock, and t->lock
- * unless t is the caller; a sleeping t reads its pending set only once
- * it runs again. */
-static void hand_over(struct thread *t, struct proc *p, int sig)
+void signal_make_own(struct thread *t, struct proc *p, int sig)
 {
     uint64_t bit = FL_SIGMASK(sig);
     t->sig_from[sig] = p->sig_from[sig];
@@ -141,7 +134,7 @@ static bool try_notify(struct thread *t, struct proc *p, int sig, uint64_t poste
     if (t->proc == p && thread_live(t) && wants(t, sig)) {
         t->sig_posted_at = posted;
         if (t->state == T_SLEEPING && t->chan == &t->sig_waiting)
-            hand_over(t, p, sig);
+            signal_make_own(t, p, sig);
         interrupt_thread(t);
         took = true;
     }
@@ -175,7 +168,7 @@ void signal_post_process(struct proc *p, int sig, int from)
     struct thread *self = current_thread();
     if (self && self->proc == p && wants(self, sig)) {
         self->sig_posted_at = posted;
-        hand_over(self, p, sig);
+        signal_make_own(self, p, sig);
         return;
     }
     notify_a_thread(p, sig, posted);
@@ -234,7 +227,7 @@ static inline __attribute__((always_inline)) struct sig_origin unpend(struct thr
  * or one sigsuspend claimed), caught by a handler that is not reset on
  * delivery. Then t's pending bits and their origins are written by t
  * alone (tkill reaches only the caller's own threads; faults and
- * sigsuspend's claim are t's; hand_over writes them in t's own kill, or
+ * sigsuspend's claim are t's; a hand-over writes them in t's own kill, or
  * while t sleeps, and the wake-up's lock orders that before t runs), and
  * so are the actions (sigaction, exec);
  * other processes post only to p->sig_pending and p->sig_from, under

@@ -27,17 +27,11 @@
  */
 static bool claim_deliverable(struct thread *t)
 {
-    struct proc *p = t->proc;
     uint64_t ready = signal_deliverable(t);
     if (!ready)
         return false;
-    if (!(t->sig_pending & ready)) {
-        int sig = signal_lowest(ready);
-        uint64_t bit = FL_SIGMASK(sig);
-        __atomic_and_fetch(&p->sig_pending, ~bit, __ATOMIC_RELAXED);
-        t->sig_from[sig] = p->sig_from[sig];
-        __atomic_or_fetch(&t->sig_pending, bit, __ATOMIC_RELAXED);
-    }
+    if (!(t->sig_pending & ready))
+        signal_make_own(t, t->proc, signal_lowest(ready));
     return true;
 }
 
